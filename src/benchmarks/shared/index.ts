@@ -1,0 +1,4 @@
+export * from "./context.ts";
+export * from "./fields.ts";
+export * from "./files.ts";
+export * from "./time.ts";

@@ -1,0 +1,4 @@
+export * from "./errors.ts";
+export * from "./ids.ts";
+export * from "./model.ts";
+export * from "./validate.ts";

@@ -1,0 +1,2 @@
+export * from "./core/index.ts";
+export * from "./tokens/index.ts";
