@@ -99,7 +99,7 @@ export function redact(secret: string | undefined): string {
 
 /** Lines for `--help`: every setting with its variables. */
 export function settingsHelp(): string {
-  return Object.entries(SETTINGS)
-    .map(([name, s]) => `  ${s.env.join(" | ").padEnd(42)} ${s.help} (config key "${s.key}", flag --${name})`)
+  return Object.values(SETTINGS)
+    .map((s) => `  ${s.env.join(" | ").padEnd(42)} ${s.help} (config key "${s.key}")`)
     .join("\n");
 }

@@ -84,7 +84,7 @@ export function validateEpisode(input: EpisodeInput, where: Where): { episode: E
       if (!turnIds.has(id)) warnings.push(`${episode.id}/${probe.id}: evidence turn "${id}" not in the history`);
     }
     const g = probe.gold;
-    if (!g.answers.length && !g.criteria.length && !g.evidenceMemories.length) {
+    if (!g.answers.length && !g.wrongAnswers.length && !g.criteria.length && !g.evidenceMemories.length) {
       warnings.push(`${episode.id}/${probe.id}: probe has no gold answer, criteria or evidence memory`);
     }
   }

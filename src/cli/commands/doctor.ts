@@ -1,0 +1,96 @@
+import { resolve } from "node:path";
+import type { Command } from "commander";
+import { readConfigFile, redact, resolveSetting } from "../../config/settings.ts";
+import { DEFAULT_EMBEDDER, describeEmbedder } from "../../embed/create.ts";
+import { checkEndpoint, DEFAULT_CACHE_DIR, modelConfigured, resolveModelSettings } from "../../llm/create.ts";
+import { packageVersion } from "../../util/paths.ts";
+
+interface DoctorReport {
+  node: { version: string; ok: boolean };
+  membench: string;
+  configFile?: string;
+  model: { configured: boolean; detail: string; reachable?: boolean; check?: string; apiKey: string };
+  embedder: { spec: string; id: string; dim: number; ready: boolean; offline: boolean; detail: string };
+  cacheDir: string;
+  skippedOffline: string[];
+}
+
+/** Gathers what `membench doctor` prints: never throws on a bad setting, reports it instead. */
+export async function gatherDoctor(): Promise<DoctorReport> {
+  const major = Number(process.versions.node.split(".")[0]);
+  const file = readConfigFile();
+  const input = { file: file.values };
+  const status = modelConfigured(input);
+  const settings = resolveModelSettings(input);
+  const model: DoctorReport["model"] = {
+    configured: status.configured,
+    detail: status.reason,
+    apiKey: redact(settings.apiKey),
+  };
+  if (status.configured && status.kind === "openai" && status.baseUrl) {
+    const check = await checkEndpoint(status.baseUrl, settings.apiKey, 5000);
+    model.reachable = check.reachable && !check.error;
+    model.check = check.error
+      ? check.error
+      : `answered in ${Math.round(check.latencyMs)} ms${check.models ? `, ${check.models.length} models listed` : ""}`;
+  }
+  const spec = resolveSetting("embedder", input).value ?? DEFAULT_EMBEDDER;
+  const cacheDir = resolve(settings.cacheDir ?? DEFAULT_CACHE_DIR);
+  const embed = await describeEmbedder(spec, {
+    cacheDir,
+    baseUrl: resolveSetting("embedBaseUrl", input).value ?? settings.baseUrl,
+    apiKey: settings.apiKey,
+  });
+  return {
+    node: { version: process.versions.node, ok: major >= 20 },
+    membench: packageVersion(),
+    configFile: file.path,
+    model,
+    embedder: {
+      spec,
+      id: embed.id,
+      dim: embed.dim,
+      ready: embed.ready,
+      offline: embed.offline,
+      detail: embed.detail,
+    },
+    cacheDir,
+    skippedOffline: status.configured
+      ? []
+      : ["answer generation", "LLM judges (accuracy, QA score, rubric checks, AA)", "LLM memory extraction"],
+  };
+}
+
+function formatDoctor(r: DoctorReport): string {
+  const mark = (ok: boolean | undefined) => (ok ? "ok  " : "--  ");
+  const lines = [
+    `${mark(r.node.ok)}node ${r.node.version}${r.node.ok ? "" : " (membench needs Node 20 or later)"}`,
+    `ok  membench ${r.membench}${r.configFile ? `, config ${r.configFile}` : ", no membench.config.json"}`,
+    `${mark(r.model.configured)}model: ${r.model.detail} (API key ${r.model.apiKey})`,
+  ];
+  if (r.model.reachable !== undefined) lines.push(`${mark(r.model.reachable)}  endpoint: ${r.model.check}`);
+  lines.push(
+    `${mark(r.embedder.ready)}embedder: ${r.embedder.spec} → ${r.embedder.id || "?"}${r.embedder.dim ? ` (${r.embedder.dim} dims)` : ""}, ${r.embedder.offline ? "offline" : "needs its endpoint"}: ${r.embedder.detail}`,
+    `ok  cache: ${r.cacheDir}`,
+  );
+  if (r.skippedOffline.length) {
+    lines.push(
+      "",
+      "No model endpoint is configured: ingestion, retrieval and the retrieval metrics run;",
+      `these stages will be reported as skipped: ${r.skippedOffline.join("; ")}.`,
+      "Set MEMBENCH_BASE_URL and MEMBENCH_MODEL (and MEMBENCH_API_KEY if the server needs one), or use --llm scripted:FILE.",
+    );
+  }
+  return lines.join("\n");
+}
+
+export function registerDoctorCommand(program: Command): void {
+  program
+    .command("doctor")
+    .description("check Node, the model endpoint, the embedder and the cache, and say what will be skipped")
+    .option("--json", "print JSON")
+    .action(async (opts: { json?: boolean }) => {
+      const report = await gatherDoctor();
+      process.stdout.write(opts.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatDoctor(report)}\n`);
+    });
+}
