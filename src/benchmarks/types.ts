@@ -13,6 +13,8 @@ export interface LoadOptions {
    * duplicate id) are errors in both modes.
    */
   strict?: boolean;
+  /** A variant the benchmark defines (e.g. MemoryAgentBench `all` adds the length-ablation rows). */
+  variant?: string;
   /** Reports progress while a large file is read (bytes so far, total). */
   onProgress?: (done: number, total: number) => void;
 }

@@ -56,7 +56,10 @@ export function readJsonFile(file: string): unknown {
     const message = (error as Error).message;
     const m = /position (\d+)/.exec(message);
     const at = m ? ` at ${lineCol(text, Number(m[1]))}` : "";
-    const truncated = /Unexpected end/.test(message) ? " (the file looks truncated)" : "";
+    // Node reports a cut-off file variously ("Unexpected end", "Unterminated string",
+    // "Expected ',' or ']'"), but always at or past the end of the trimmed text.
+    const atEnd = m !== null && Number(m[1]) >= text.trimEnd().length - 1;
+    const truncated = /Unexpected end/.test(message) || atEnd ? " (the file looks truncated)" : "";
     throw new DataError(`invalid JSON${at}${truncated}: ${message}`, { file }, { cause: error });
   }
 }

@@ -1,0 +1,13 @@
+import type { BenchmarkDefinition } from "../types.ts";
+import { loadLocomo } from "./load.ts";
+import { locomoRelease } from "./release.ts";
+
+export const locomoBenchmark: BenchmarkDefinition = {
+  id: "locomo",
+  title: "LoCoMo: very long-term conversational memory",
+  // Both release layouts load through the same path; there is nothing for a user to choose.
+  variants: [],
+  labels: ["category"],
+  load: loadLocomo,
+  release: locomoRelease,
+};

@@ -1,0 +1,13 @@
+import type { BenchmarkDefinition } from "../types.ts";
+import { VARIANTS } from "./labels.ts";
+import { loadLongMemEval } from "./load.ts";
+import { longmemevalRelease } from "./release.ts";
+
+export const longmemevalBenchmark: BenchmarkDefinition = {
+  id: "longmemeval",
+  title: "LongMemEval: long-term memory of chat assistants (ICLR 2025)",
+  variants: [...VARIANTS],
+  labels: ["question_type", "abstention"],
+  load: (path, options) => loadLongMemEval(path, options),
+  release: longmemevalRelease,
+};

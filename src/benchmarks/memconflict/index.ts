@@ -1,0 +1,2 @@
+export { memconflictBenchmark, memconflictRelease } from "./benchmark.ts";
+export { loadMemconflict } from "./load.ts";

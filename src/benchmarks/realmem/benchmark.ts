@@ -1,0 +1,12 @@
+import type { BenchmarkDefinition } from "../types.ts";
+import { loadRealMem } from "./load.ts";
+import { realmemRelease } from "./release.ts";
+
+export const realmemBenchmark: BenchmarkDefinition = {
+  id: "realmem",
+  title: "RealMem: long-term project-oriented dialogue with queries asked inside sessions",
+  variants: [],
+  labels: ["category", "session_type", "topic", "persona"],
+  load: (path, options) => loadRealMem(path, options),
+  release: realmemRelease,
+};

@@ -1,0 +1,13 @@
+import type { BenchmarkDefinition } from "../types.ts";
+import { loadSubtleMemory } from "./load.ts";
+import { subtlememoryRelease } from "./release.ts";
+
+export const subtlememoryBenchmark: BenchmarkDefinition = {
+  id: "subtlememory",
+  title: "SubtleMemory: fine-grained relational memory discrimination",
+  // One release, no variants: the ten personas are episodes, not variants.
+  variants: [],
+  labels: ["relation_type", "relation_subtype", "source", "topic"],
+  load: loadSubtleMemory,
+  release: subtlememoryRelease,
+};

@@ -1,0 +1,59 @@
+import { resolve } from "node:path";
+import type { Command } from "commander";
+import { benchmarkIds, getBenchmark, loadDataset } from "../../benchmarks/index.ts";
+import { formatInspect, inspectDataset } from "../../data/inspect.ts";
+import { pullRelease } from "../../data/pull.ts";
+import { writeUnified } from "../../data/unified.ts";
+import { log } from "../../util/log.ts";
+
+const benchList = () => benchmarkIds().join(", ");
+
+export function registerDataCommands(program: Command): void {
+  const data = program.command("data").description("inspect, convert and download benchmark data");
+
+  data
+    .command("inspect")
+    .description("load a benchmark's data and print its statistics and anything suspicious")
+    .argument("<bench>", `benchmark id (${benchList()})`)
+    .argument("<path>", "a file or a folder; a folder loads every episode it holds, recursively")
+    .option("--json", "print the statistics as JSON")
+    .option("--strict", "treat suspicious records (e.g. unknown labels) as errors instead of warnings")
+    .action(async (bench: string, path: string, opts: { json?: boolean; strict?: boolean }) => {
+      const dataset = await loadDataset(bench, path, { strict: opts.strict ?? false });
+      const report = inspectDataset(dataset);
+      process.stdout.write(opts.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatInspect(report)}\n`);
+    });
+
+  data
+    .command("convert")
+    .description("write a benchmark's data in membench's unified JSONL format (one episode per line)")
+    .argument("<bench>", `benchmark id (${benchList()})`)
+    .argument("<path>", "a file or a folder of the official release")
+    .requiredOption("--out <file>", "output .jsonl file")
+    .action(async (bench: string, path: string, opts: { out: string }) => {
+      const dataset = await loadDataset(bench, path, { strict: true });
+      const n = await writeUnified(dataset, opts.out);
+      log.info(`wrote ${n} ${dataset.benchmark} episodes to ${opts.out}`);
+    });
+
+  data
+    .command("pull")
+    .description("download a benchmark's official release, record its revision and hashes, and check it loads")
+    .argument("<bench>", `benchmark id (${benchList()})`)
+    .option("--dest <dir>", "destination folder", "")
+    .action(async (bench: string, opts: { dest: string }) => {
+      const def = getBenchmark(bench);
+      const dest = resolve(opts.dest || `datasets/${def.id}`);
+      const result = await pullRelease(def, dest, {
+        onFile: (url, i, total) => log.info(`[${i + 1}/${total}] ${url}`),
+      });
+      const dataset = await def.load(dest, { strict: false });
+      const report = inspectDataset(dataset, { tokens: false });
+      log.info(`recorded ${result.files.length} files in ${result.manifest}`);
+      process.stdout.write(
+        `${def.id}: ${report.episodes} episodes, ${report.probes} probes loaded from ${dest}` +
+          (report.warnings.length ? ` (${report.warnings.length} warnings: run data inspect)` : "") +
+          "\n",
+      );
+    });
+}

@@ -1,0 +1,4 @@
+export * from "./inspect.ts";
+export * from "./pull.ts";
+export * from "./unified.ts";
+export * from "./unzip.ts";
