@@ -1,2 +1,10 @@
+export * from "./benchmarks/index.ts";
+export type { BenchmarkDefinition, LoadOptions, Release, ReleaseFile } from "./benchmarks/types.ts";
 export * from "./core/index.ts";
+export * from "./data/index.ts";
+export * from "./embed/index.ts";
+export * from "./llm/index.ts";
+export * from "./run/index.ts";
+export * from "./score/index.ts";
+export * from "./systems/index.ts";
 export * from "./tokens/index.ts";

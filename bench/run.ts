@@ -1,0 +1,11 @@
+/**
+ * Benchmarks, run with `npm run bench [loaders|harness]`. Each prints its own
+ * numbers and ratios against a baseline measured in the same run.
+ */
+import "../test/support/clean-env.ts";
+import { runHarnessBench } from "./harness.ts";
+import { runLoaderBench } from "./loaders.ts";
+
+const which = process.argv[2] ?? "all";
+if (which === "all" || which === "loaders") await runLoaderBench();
+if (which === "all" || which === "harness") await runHarnessBench();

@@ -1,0 +1,151 @@
+import type { Command } from "commander";
+import { benchmarkIds } from "../../benchmarks/index.ts";
+import { realmemRetrievalTable } from "../../benchmarks/realmem/paper.ts";
+import { ConfigError } from "../../core/errors.ts";
+import type { Setting } from "../../run/record.ts";
+import { resumeRun, startRun } from "../../run/runner.ts";
+import type { Summary } from "../../run/summary.ts";
+import { markdownTable, retrievalTable } from "../../run/table.ts";
+import { log } from "../../util/log.ts";
+
+interface RunFlags {
+  data?: string;
+  system?: string;
+  setting?: string;
+  limit?: string;
+  episodes?: string;
+  out?: string;
+  resume?: string;
+  concurrency?: string;
+  maxCost?: string;
+  priceIn?: string;
+  priceOut?: string;
+  chunkSize?: string;
+  depth?: string;
+  contextTokens?: string;
+  tokenBudget?: string;
+  embedder?: string;
+  llm?: string;
+  progress?: boolean;
+}
+
+const list = (v?: string) =>
+  v
+    ? v
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : [];
+
+function num(v: string | undefined, flag: string): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < 0)
+    throw new ConfigError(`expected a non-negative number, got "${v}"`, flag, `--${flag}`);
+  return n;
+}
+
+const METRICS = ["recall_all@10", "recall_all@20", "ndcg_realmem@10", "ndcg_realmem@20", "recall_any@10", "ndcg@10"];
+
+/** Prints the retrieval table, and the paper's reported rows where we have them. */
+export function printRetrieval(summary: Summary): void {
+  const out: string[] = [];
+  const keys = Object.keys(summary.results.find((r) => r.setting === "default")?.metrics ?? {});
+  const metrics = METRICS.filter((m) => keys.includes(m));
+  const shown = metrics.length ? metrics : keys.filter((k) => /@/.test(k)).slice(0, 6);
+  out.push(`Retrieval, default setting (${summary.benchmark}; provenance metrics, no LLM):`, "");
+  out.push(retrievalTable(summary, shown));
+  if (summary.benchmark === "realmem") {
+    const t = realmemRetrievalTable;
+    out.push("", `Reported by the paper (${t.source}; R@k ≈ recall_all, NDCG ≈ ndcg_realmem):`, "");
+    const cols = ["recall_all@10", "recall_all@20", "ndcg_realmem@10", "ndcg_realmem@20"];
+    out.push(
+      markdownTable(
+        ["system (reported)", ...cols],
+        t.rows.map((r) => [r.system, ...cols.map((c) => (r.metrics[c] ?? Number.NaN).toFixed(4))]),
+      ),
+    );
+  }
+  const skipped = summary.results.find((r) => r.setting === "default");
+  if (skipped?.skipped.length) {
+    out.push("", "Skipped:");
+    for (const stage of skipped.skipped) out.push(`- ${stage}: ${skipped.skipReasons[stage]}`);
+  }
+  process.stdout.write(`${out.join("\n")}\n`);
+}
+
+export function registerRunCommand(program: Command): void {
+  program
+    .command("run")
+    .description("replay a benchmark into memory systems; ingest, retrieve, answer when a model is configured")
+    .argument("[bench]", `benchmark id (${benchmarkIds().join(", ")}); omit with --resume`)
+    .option("--data <path>", "the benchmark's data: a file or a folder")
+    .option(
+      "--system <ids>",
+      "comma-separated systems: none, full-context, bm25, bm25-session, dense, dense-session, hybrid, hybrid-session",
+    )
+    .option("--setting <list>", "default, oracle, perfect (comma-separated)", "default")
+    .option("--limit <n>", "at most N episodes")
+    .option("--episodes <ids>", "only these episode ids (comma-separated)")
+    .option("--out <dir>", "parent folder of run directories", "runs")
+    .option("--resume <dir>", "finish an interrupted run: finished units are kept, the rest redone")
+    .option("--concurrency <n>", "episodes replayed at once", "2")
+    .option("--max-cost <usd>", "refuse to start, or stop, past this many US dollars of model calls")
+    .option("--price-in <usd>", "USD per million input tokens of the answer model, for estimates and --max-cost")
+    .option("--price-out <usd>", "USD per million output tokens of the answer model")
+    .option("--chunk-size <tokens>", "MemoryAgentBench: chunk size instead of the paper's per-dataset size")
+    .option("--depth <k>", "retrieval depth instead of the paper's")
+    .option("--context-tokens <n>", "cap on the answerer's context, o200k tokens")
+    .option("--token-budget <n>", "full-context system: token budget (newest turns kept)")
+    .option("--embedder <spec>", "use-lite | hashing[:DIM] | openai:MODEL | onnx:DIR")
+    .option("--llm <spec>", "answer model: openai, openai:MODEL or scripted:FILE")
+    .option("--no-progress", "no progress bar")
+    .addHelpText(
+      "after",
+      `
+Without a model endpoint the run ingests and retrieves and reports the provenance
+retrieval metrics; answer and judge stages are listed as skipped. Results go to
+<out>/<run id>/: config.json (snapshot), run.sqlite (every probe record), summary.json.`,
+    )
+    .action(async (bench: string | undefined, flags: RunFlags) => {
+      let outcome: Awaited<ReturnType<typeof startRun>>;
+      if (flags.resume) {
+        outcome = await resumeRun(flags.resume, flags.progress);
+      } else {
+        if (!bench) throw new ConfigError("name a benchmark (or --resume DIR)", "bench");
+        if (!flags.data) throw new ConfigError("--data <path> is required", "data", "--data");
+        const priceIn = num(flags.priceIn, "price-in");
+        const priceOut = num(flags.priceOut, "price-out");
+        outcome = await startRun({
+          benchmark: bench,
+          data: flags.data,
+          systems: list(flags.system ?? "bm25"),
+          settings: list(flags.setting) as Setting[],
+          limit: num(flags.limit, "limit"),
+          episodes: list(flags.episodes),
+          out: flags.out,
+          concurrency: num(flags.concurrency, "concurrency"),
+          maxCost: num(flags.maxCost, "max-cost"),
+          price:
+            priceIn !== undefined || priceOut !== undefined
+              ? { inputPerMTok: priceIn ?? 0, outputPerMTok: priceOut ?? 0 }
+              : undefined,
+          protocol: {
+            chunkSize: num(flags.chunkSize, "chunk-size"),
+            depth: num(flags.depth, "depth"),
+            contextTokens: num(flags.contextTokens, "context-tokens"),
+          },
+          tokenBudget: num(flags.tokenBudget, "token-budget"),
+          embedder: flags.embedder,
+          llm: flags.llm,
+          progress: flags.progress,
+        });
+      }
+      printRetrieval(outcome.summary);
+      log.info(`run stored in ${outcome.dir}`);
+      if (outcome.failedUnits) {
+        log.error(`${outcome.failedUnits} units failed; fix the cause and --resume ${outcome.dir}`);
+        process.exitCode = 1;
+      }
+    });
+}

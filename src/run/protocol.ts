@@ -1,0 +1,141 @@
+/**
+ * How a benchmark is replayed: when its probes fire (that lives in the data, as
+ * each probe's `position`), how deep the system retrieves, how the retrieved
+ * items become the answerer's context, and the answer prompt. Each benchmark's
+ * `protocol.ts` overrides what its paper does differently from these defaults.
+ */
+import type { Episode, Probe, Session } from "../core/model.ts";
+import type { ChatMessage } from "../llm/types.ts";
+import type { EvidenceUnit } from "../score/retrieval.ts";
+import type { Retrieved } from "../systems/types.ts";
+import { countTokens } from "../tokens/count.ts";
+
+export interface ProtocolOptions {
+  /** MemoryAgentBench: override the paper's chunk size. */
+  chunkSize?: number;
+  /** Override the paper's retrieval depth. */
+  depth?: number;
+  /** Cap on the context given to the answerer, in o200k tokens. */
+  contextTokens?: number;
+}
+
+export interface BuiltContext {
+  text: string;
+  tokens: number;
+  /** How many retrieved items made it into the context. */
+  used: number;
+}
+
+export interface Protocol {
+  /** Items the system is asked for per probe. */
+  depth: number;
+  /** Items of that list given to the answerer (MemConflict: retrieve 5, answer from 3). */
+  answerDepth: number;
+  /** What the gold evidence ids name. */
+  evidenceUnit: EvidenceUnit;
+  /** k values of the provenance retrieval metrics. */
+  ks: number[];
+  /** k values of MemConflict-style SEH/SRS by provenance (empty: not reported). */
+  supportKs: number[];
+  contextTokens: number;
+  /** Turns an episode into what is replayed (MemoryAgentBench chunks its context here). */
+  prepare(episode: Episode): Episode;
+  /** Gold evidence for the oracle setting, from sessions ingested by the time the probe fires. */
+  oracle(probe: Probe, ingested: readonly Session[]): Retrieved[];
+  /** Renders items for the answerer; `maxItems` overrides the answer depth (unranked systems give everything). */
+  buildContext(items: readonly Retrieved[], maxItems?: number): BuiltContext;
+  answerMessages(probe: Probe, context: BuiltContext): ChatMessage[];
+}
+
+export type ProtocolFactory = (options?: ProtocolOptions) => Protocol;
+
+/** A session rendered for a reader: date line, then `Speaker: text` lines. */
+export function renderSession(session: Session): string {
+  const head = session.time ? `[session ${session.id}, ${session.time}]` : `[session ${session.id}]`;
+  const lines = session.turns.map((t) => `${t.speaker ?? t.role}: ${t.content}`);
+  return [head, ...lines].join("\n");
+}
+
+/** The gold sessions that exist by now, in chronological (canonical) order, as session items. */
+export function oracleSessions(probe: Probe, ingested: readonly Session[]): Retrieved[] {
+  const gold = new Set(probe.gold.evidenceSessionIds);
+  const turnGold = new Set(probe.gold.evidenceTurnIds);
+  return ingested
+    .filter((s) => gold.has(s.id) || s.turns.some((t) => turnGold.has(t.id)))
+    .map((s) => ({
+      text: renderSession(s),
+      score: 1,
+      time: s.time,
+      sessionIds: [s.id],
+      turnIds: s.turns.map((t) => t.id),
+      kind: "session" as const,
+    }));
+}
+
+/** Gold memory texts as items (RealMem memory setting, MemConflict supporting memories). */
+export function oracleMemories(probe: Probe): Retrieved[] {
+  return probe.gold.evidenceMemories.map((text) => ({ text, score: 1, kind: "memory" as const }));
+}
+
+/**
+ * Numbered memory list within a token budget; items that do not fit are
+ * dropped whole rather than cut, so a reader never sees half a memory.
+ */
+export function numberedContext(items: readonly Retrieved[], maxItems: number, maxTokens: number): BuiltContext {
+  const parts: string[] = [];
+  let tokens = 0;
+  let used = 0;
+  for (const item of items.slice(0, maxItems)) {
+    const dated = item.time && item.kind !== "session" ? `(${item.time}) ${item.text}` : item.text;
+    const part = `---- memory ${used + 1} ----\n${dated}`;
+    const n = countTokens(part) + 1;
+    if (tokens + n > maxTokens) break;
+    parts.push(part);
+    tokens += n;
+    used++;
+  }
+  return { text: parts.join("\n\n"), tokens, used };
+}
+
+export interface DefaultProtocolSpec {
+  depth: number;
+  answerDepth?: number;
+  evidenceUnit?: EvidenceUnit;
+  ks?: number[];
+  supportKs?: number[];
+  contextTokens?: number;
+  /** The instruction for the answerer, in our own words. */
+  instruction?: string;
+  oracle?: Protocol["oracle"];
+  prepare?: Protocol["prepare"];
+}
+
+const DEFAULT_INSTRUCTION =
+  "You are an assistant with a long-term memory of your past conversations with this user. " +
+  "Answer the question using the memories below. If they do not contain the answer, say that you do not know. " +
+  "Answer briefly.";
+
+export function makeProtocol(spec: DefaultProtocolSpec, options: ProtocolOptions = {}): Protocol {
+  const depth = options.depth ?? spec.depth;
+  const answerDepth = Math.min(spec.answerDepth ?? depth, depth);
+  const contextTokens = options.contextTokens ?? spec.contextTokens ?? 32_000;
+  const instruction = spec.instruction ?? DEFAULT_INSTRUCTION;
+  return {
+    depth,
+    answerDepth,
+    evidenceUnit: spec.evidenceUnit ?? "session",
+    ks: spec.ks ?? [5, 10, 20],
+    supportKs: spec.supportKs ?? [],
+    contextTokens,
+    prepare: spec.prepare ?? ((e) => e),
+    oracle: spec.oracle ?? oracleSessions,
+    buildContext: (items, maxItems) => numberedContext(items, maxItems ?? answerDepth, contextTokens),
+    answerMessages: (probe, context) => [
+      { role: "system", content: instruction },
+      {
+        role: "user",
+        content: `Memories:\n${context.text || "(none)"}\n\n${probe.time ? `Current date: ${probe.time}\n` : ""}Question: ${probe.question}\nAnswer:`,
+      },
+    ],
+  };
+}

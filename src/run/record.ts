@@ -1,0 +1,55 @@
+/**
+ * What the runner stores for every probe in every setting: everything a report,
+ * a re-score or a person drilling into one probe needs, with no recomputation.
+ */
+export type Setting = "default" | "oracle" | "perfect";
+export const SETTINGS: readonly Setting[] = ["default", "oracle", "perfect"];
+
+export interface RetrievedRecord {
+  rank: number;
+  text: string;
+  score: number;
+  time?: string;
+  sessionIds?: string[];
+  turnIds?: string[];
+  kind?: string;
+}
+
+export interface ProbeRecord {
+  unitId: string;
+  system: string;
+  episodeId: string;
+  probeId: string;
+  setting: Setting;
+  question: string;
+  time?: string;
+  labels: Record<string, string>;
+  /** `skipped` when the setting cannot apply (e.g. no readback, no evidence); see `skipReason`. */
+  status: "done" | "skipped";
+  skipReason?: string;
+  retrieved: RetrievedRecord[];
+  context: { text: string; tokens: number; used: number };
+  /** Provenance retrieval metrics (default setting, probes with evidence). */
+  retrieval?: Record<string, number>;
+  answer?: string;
+  /** Why no answer: no model configured, or the model call failed (its message). */
+  answerSkipped?: string;
+  answerError?: string;
+  timings: { flushMs: number; searchMs: number; answerMs?: number };
+  usage?: { inputTokens: number; outputTokens: number; cached: boolean };
+}
+
+export interface UnitInfo {
+  id: string;
+  system: string;
+  episodeId: string;
+  state: "pending" | "running" | "done" | "failed";
+  attempts: number;
+  error?: string;
+  /** Wall time of each ingest call, ms. */
+  ingestMs: number[];
+}
+
+export function unitId(system: string, episodeId: string): string {
+  return `${system}|${episodeId}`;
+}

@@ -1,0 +1,220 @@
+/**
+ * Replays one episode into one memory system (a work unit): sessions in
+ * canonical order, each probe fired at its position in the timeline, every
+ * requested setting assembled from what has been ingested by then.
+ */
+import { SystemError } from "../core/errors.ts";
+import type { Episode, Probe, Session } from "../core/model.ts";
+import type { ChatModel } from "../llm/types.ts";
+import { type EvidenceUnit, rankUnits, retrievalMetrics } from "../score/retrieval.ts";
+import type { IngestTurn, MemorySystem, Retrieved } from "../systems/types.ts";
+import type { Protocol } from "./protocol.ts";
+import type { ProbeRecord, RetrievedRecord, Setting } from "./record.ts";
+
+export interface ReplayOptions {
+  unitId: string;
+  systemId: string;
+  system: MemorySystem;
+  episode: Episode;
+  protocol: Protocol;
+  settings: readonly Setting[];
+  /** The answerer; without one the answer stage is skipped and says so. */
+  answerer?: ChatModel;
+  /** Called after each probe with the records it produced. */
+  onProbe?: (records: ProbeRecord[]) => void;
+}
+
+export interface ReplayResult {
+  records: ProbeRecord[];
+  ingestMs: number[];
+}
+
+const NO_MODEL = "no model configured";
+
+function toIngestTurns(session: Session): IngestTurn[] {
+  return session.turns.map((t) => ({ id: t.id, role: t.role, speaker: t.speaker, content: t.content, time: t.time }));
+}
+
+function toRecords(items: readonly Retrieved[]): RetrievedRecord[] {
+  return items.map((item, i) => ({
+    rank: i + 1,
+    text: item.text,
+    score: item.score,
+    time: item.time,
+    sessionIds: item.sessionIds,
+    turnIds: item.turnIds,
+    kind: item.kind,
+  }));
+}
+
+/** The gold units a probe's retrieval is measured against, and the unit they are in. */
+export function goldUnits(probe: Probe, unit: EvidenceUnit): { unit: EvidenceUnit; gold: Set<string> } {
+  if (unit === "turn" && probe.gold.evidenceTurnIds.length) return { unit, gold: new Set(probe.gold.evidenceTurnIds) };
+  return { unit: "session", gold: new Set(probe.gold.evidenceSessionIds) };
+}
+
+async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number }> {
+  const start = performance.now();
+  const value = await fn();
+  return { value, ms: performance.now() - start };
+}
+
+export async function replayUnit(options: ReplayOptions): Promise<ReplayResult> {
+  const { system, episode, protocol, unitId, systemId } = options;
+  const ns = unitId;
+  const sessions = [...episode.sessions].sort((a, b) => a.index - b.index);
+  const before = new Map<string, Probe[]>();
+  const after = new Map<string, Probe[]>();
+  const atEnd: Probe[] = [];
+  for (const probe of episode.probes) {
+    const p = probe.position;
+    if (p.at === "end") atEnd.push(probe);
+    else {
+      const map = p.at === "before" ? before : after;
+      map.set(p.sessionId, [...(map.get(p.sessionId) ?? []), probe]);
+    }
+  }
+  const records: ProbeRecord[] = [];
+  const ingestMs: number[] = [];
+  const ingested: Session[] = [];
+
+  const call = async <T>(operation: string, fn: () => Promise<T>): Promise<T> => {
+    try {
+      return await fn();
+    } catch (error) {
+      if (error instanceof SystemError) throw error;
+      throw new SystemError((error as Error).message ?? String(error), systemId, operation, { cause: error });
+    }
+  };
+
+  const fire = async (probes: readonly Probe[]) => {
+    if (!probes.length) return;
+    const flush = await timed(() => call("flush", async () => system.flush?.(ns)));
+    const answers: Promise<void>[] = [];
+    for (const probe of probes) {
+      const produced: ProbeRecord[] = [];
+      for (const setting of options.settings) {
+        const record = await assemble(probe, setting, flush.ms);
+        produced.push(record);
+        if (record.status === "done") answers.push(answer(probe, setting, record));
+      }
+      records.push(...produced);
+      options.onProbe?.(produced);
+    }
+    await Promise.all(answers);
+  };
+
+  const assemble = async (probe: Probe, setting: Setting, flushMs: number): Promise<ProbeRecord> => {
+    const base = {
+      unitId,
+      system: systemId,
+      episodeId: episode.id,
+      probeId: probe.id,
+      setting,
+      question: probe.question,
+      time: probe.time,
+      labels: probe.labels,
+    };
+    const skipped = (skipReason: string): ProbeRecord => ({
+      ...base,
+      status: "skipped",
+      skipReason,
+      retrieved: [],
+      context: { text: "", tokens: 0, used: 0 },
+      timings: { flushMs, searchMs: 0 },
+    });
+    let items: Retrieved[];
+    let searchMs = 0;
+    // An unranked system (full-context) returns the whole history within its own
+    // token budget: it is not cut to the retrieval depth, and all of it is context.
+    const ranked = system.caps.ranked;
+    if (setting === "default") {
+      const k = ranked ? protocol.depth : Number.MAX_SAFE_INTEGER;
+      const r = await timed(() =>
+        call("search", () => system.search(ns, { text: probe.question, k, time: probe.time })),
+      );
+      items = r.value.slice(0, k);
+      searchMs = r.ms;
+    } else if (setting === "oracle") {
+      items = protocol.oracle(probe, ingested);
+      if (!items.length) return skipped("no gold evidence ingested by the time the probe fires");
+    } else {
+      if (!system.caps.readback || !system.readback) return skipped("the system has no readback");
+      const have = new Set(ingested.map((s) => s.id));
+      const ids = probe.gold.evidenceSessionIds.filter((id) => have.has(id));
+      if (!ids.length) return skipped("no gold evidence session ingested by the time the probe fires");
+      const r = await timed(() => call("readback", () => system.readback!(ns, ids)));
+      items = r.value;
+      searchMs = r.ms;
+    }
+    const context = protocol.buildContext(items, ranked ? undefined : items.length);
+    const record: ProbeRecord = {
+      ...base,
+      status: "done",
+      retrieved: toRecords(items),
+      context: { text: context.text, tokens: context.tokens, used: context.used },
+      timings: { flushMs, searchMs },
+    };
+    if (setting === "default") {
+      const { unit, gold } = goldUnits(probe, protocol.evidenceUnit);
+      if (gold.size) {
+        record.retrieval = retrievalMetrics(rankUnits(items, unit), gold, {
+          ks: protocol.ks,
+          supportKs: protocol.supportKs,
+          stale: probe.gold.staleSessionIds.length ? new Set(probe.gold.staleSessionIds) : undefined,
+        });
+      }
+    }
+    return record;
+  };
+
+  const answer = async (probe: Probe, setting: Setting, record: ProbeRecord): Promise<void> => {
+    const native = setting === "default" && system.caps.nativeAnswer && system.answer;
+    if (!native && !options.answerer) {
+      record.answerSkipped = NO_MODEL;
+      return;
+    }
+    const start = performance.now();
+    try {
+      if (native) {
+        record.answer = await system.answer!(ns, { id: probe.id, question: probe.question, time: probe.time });
+      } else {
+        const context = { text: record.context.text, tokens: record.context.tokens, used: record.context.used };
+        const result = await options.answerer!.chat({
+          role: "answerer",
+          messages: protocol.answerMessages(probe, context),
+          temperature: 0,
+        });
+        record.answer = result.text;
+        record.usage = { ...result.usage, cached: result.cached };
+      }
+    } catch (error) {
+      // A failed answer is recorded as such and scored as a failure later, never dropped.
+      record.answerError = (error as Error).message ?? String(error);
+    }
+    record.timings.answerMs = performance.now() - start;
+  };
+
+  await call("open", () => system.open(ns));
+  try {
+    for (const session of sessions) {
+      await fire(before.get(session.id) ?? []);
+      const turns = toIngestTurns(session);
+      const batches = system.caps.granularity === "turn" ? turns.map((t) => [t]) : [turns];
+      for (const batch of batches) {
+        const r = await timed(() =>
+          call("ingest", () =>
+            system.ingest(ns, { sessionId: session.id, sessionIndex: session.index, time: session.time, turns: batch }),
+          ),
+        );
+        ingestMs.push(r.ms);
+      }
+      ingested.push(session);
+      await fire(after.get(session.id) ?? []);
+    }
+    await fire(atEnd);
+  } finally {
+    await call("close", () => system.close(ns));
+  }
+  return { records, ingestMs };
+}

@@ -1,0 +1,359 @@
+/**
+ * The runner: plans work units (system × episode), replays each, stores every
+ * probe record, and resumes after a crash without redoing or losing finished
+ * units. All requested settings are assembled inside one replay, so default,
+ * oracle and perfect always see the same written memory.
+ */
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { createReadStream, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import PQueue from "p-queue";
+import { getBenchmark, loadDataset } from "../benchmarks/index.ts";
+import { ConfigError, SystemError } from "../core/errors.ts";
+import type { Dataset, Episode } from "../core/model.ts";
+import { createEmbedder } from "../embed/create.ts";
+import type { Embedder } from "../embed/types.ts";
+import { createChatModel, type ManagedChatModel, modelConfigured, resolveModelSettings } from "../llm/create.ts";
+import { createSystem } from "../systems/index.ts";
+import type { MemorySystem } from "../systems/types.ts";
+import { log } from "../util/log.ts";
+import { PACKAGE_ROOT, packageVersion } from "../util/paths.ts";
+import { startProgress } from "./progress.ts";
+import type { Protocol, ProtocolOptions } from "./protocol.ts";
+import { protocolFor } from "./protocols.ts";
+import { type ProbeRecord, SETTINGS, type Setting, unitId } from "./record.ts";
+import { replayUnit } from "./replay.ts";
+import { RunStore, STORE_FILE } from "./store.ts";
+import { type Summary, summarise } from "./summary.ts";
+
+export interface RunOptions {
+  benchmark: string;
+  data: string;
+  systems: string[];
+  settings?: Setting[];
+  /** At most this many episodes (the first ones, in load order). */
+  limit?: number;
+  /** Only these episode ids. */
+  episodes?: string[];
+  /** Parent folder of run directories (default `runs`). */
+  out?: string;
+  /** Run id (default: benchmark and a timestamp). */
+  id?: string;
+  concurrency?: number;
+  maxCost?: number;
+  protocol?: ProtocolOptions;
+  embedder?: string;
+  /** `openai`, `openai:MODEL` or `scripted:FILE`; default from settings. */
+  llm?: string;
+  /** USD per million tokens, for the cost estimate and `--max-cost`. */
+  price?: { inputPerMTok: number; outputPerMTok: number };
+  tokenBudget?: number;
+  progress?: boolean;
+}
+
+export interface RunSnapshot {
+  id: string;
+  createdAt: string;
+  membench: string;
+  gitCommit?: string;
+  node: string;
+  options: Required<Pick<RunOptions, "benchmark" | "data" | "systems" | "settings">> & Omit<RunOptions, "progress">;
+  dataFiles: Array<{ path: string; bytes: number; sha256: string }>;
+  protocol: Omit<Protocol, "prepare" | "oracle" | "buildContext" | "answerMessages">;
+  model: { configured: boolean; detail: string; spec?: string };
+  embedder?: string;
+}
+
+export interface RunOutcome {
+  dir: string;
+  summary: Summary;
+  failedUnits: number;
+  stoppedForCost: boolean;
+}
+
+export const CONFIG_FILE = "config.json";
+export const SUMMARY_FILE = "summary.json";
+
+async function sha256File(path: string): Promise<string> {
+  const hash = createHash("sha256");
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  return hash.digest("hex");
+}
+
+function gitCommit(): string | undefined {
+  try {
+    return execFileSync("git", ["rev-parse", "HEAD"], { cwd: PACKAGE_ROOT, stdio: ["ignore", "pipe", "ignore"] })
+      .toString()
+      .trim();
+  } catch {
+    return undefined;
+  }
+}
+
+function selectEpisodes(dataset: Dataset, options: RunOptions): Episode[] {
+  let episodes = dataset.episodes;
+  if (options.episodes?.length) {
+    const wanted = new Set(options.episodes);
+    const unknown = options.episodes.filter((id) => !episodes.some((e) => e.id === id));
+    if (unknown.length) throw new ConfigError(`no such episode: ${unknown.join(", ")}`, "episodes", "--episodes");
+    episodes = episodes.filter((e) => wanted.has(e.id));
+  }
+  if (options.limit !== undefined) episodes = episodes.slice(0, options.limit);
+  return episodes;
+}
+
+function warnIfWholeHaystack(protocol: Protocol, episodes: readonly Episode[], systems: readonly string[]): void {
+  const minSessions = Math.min(...episodes.map((e) => e.sessions.length));
+  const minTurns = Math.min(...episodes.map((e) => e.sessions.reduce((n, s) => n + s.turns.length, 0)));
+  for (const id of systems) {
+    const sessionUnit = id.endsWith("-session");
+    const haystack = sessionUnit ? minSessions : minTurns;
+    if (protocol.depth >= haystack && id !== "none" && id !== "full-context") {
+      log.warn(
+        `${id}: retrieval depth ${protocol.depth} reaches the whole haystack (${haystack} ${sessionUnit ? "sessions" : "turns"} in the smallest episode); retrieval is not being tested there`,
+      );
+    }
+  }
+}
+
+/** A rough upper bound of answer-model calls and input tokens for the pending work. */
+function estimate(episodes: readonly Episode[], protocol: Protocol, systems: number, settings: number) {
+  const probes = episodes.reduce((n, e) => n + e.probes.length, 0);
+  const calls = probes * systems * settings;
+  const perCall = protocol.contextTokens + 300;
+  return { probes, calls, inputTokens: calls * perCall, outputTokens: calls * 200 };
+}
+
+/** Creates a new run directory with its config snapshot, then executes it. */
+export async function startRun(options: RunOptions): Promise<RunOutcome> {
+  const settings = options.settings?.length ? options.settings : (["default"] as Setting[]);
+  for (const s of settings) {
+    if (!SETTINGS.includes(s))
+      throw new ConfigError(`unknown setting "${s}"; known: ${SETTINGS.join(", ")}`, "setting");
+  }
+  if (!options.systems.length) throw new ConfigError("name at least one system", "system", "--system");
+  const bench = getBenchmark(options.benchmark);
+  const stamp = new Date().toISOString().replace(/[-:]/g, "").replace(/\..*/, "").replace("T", "-");
+  const id = options.id ?? `${bench.id}-${stamp}`;
+  const dir = resolve(options.out ?? "runs", id);
+  if (existsSync(join(dir, CONFIG_FILE))) {
+    throw new ConfigError(`${dir} already holds a run; use --resume ${dir} to finish it`, "out", "--out");
+  }
+  const dataset = await loadDataset(bench.id, options.data, { strict: true });
+  const protocol = protocolFor(dataset.benchmark)(options.protocol);
+  const llm = llmStatus(options);
+  const { prepare: _p, oracle: _o, buildContext: _b, answerMessages: _a, ...protocolInfo } = protocol;
+  const snapshot: RunSnapshot = {
+    id,
+    createdAt: new Date().toISOString(),
+    membench: packageVersion(),
+    gitCommit: gitCommit(),
+    node: process.versions.node,
+    options: {
+      ...options,
+      benchmark: bench.id,
+      data: resolve(options.data),
+      settings,
+      progress: undefined,
+    } as RunSnapshot["options"],
+    dataFiles: await Promise.all(
+      dataset.source.files.map(async (f) => ({ path: f.path, bytes: f.bytes, sha256: await sha256File(f.path) })),
+    ),
+    protocol: protocolInfo,
+    model: llm,
+    embedder: options.embedder,
+  };
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, CONFIG_FILE), `${JSON.stringify(snapshot, null, 2)}\n`);
+  return executeRun(dir, snapshot, dataset, options.progress);
+}
+
+/** Finishes a run whose process died or was stopped: finished units are kept, the rest redone. */
+export async function resumeRun(dir: string, progress?: boolean): Promise<RunOutcome> {
+  const path = join(dir, CONFIG_FILE);
+  if (!existsSync(path))
+    throw new ConfigError(`no ${CONFIG_FILE} in ${dir}: not a run directory`, "resume", "--resume");
+  const snapshot = JSON.parse(readFileSync(path, "utf8")) as RunSnapshot;
+  const dataset = await loadDataset(snapshot.options.benchmark, snapshot.options.data, { strict: true });
+  for (const f of snapshot.dataFiles) {
+    if (!existsSync(f.path) || (await sha256File(f.path)) !== f.sha256) {
+      throw new ConfigError(
+        `data file ${f.path} changed since the run started; start a new run instead of resuming`,
+        "resume",
+        dir,
+      );
+    }
+  }
+  return executeRun(resolve(dir), snapshot, dataset, progress);
+}
+
+function llmStatus(options: RunOptions): RunSnapshot["model"] {
+  const status = modelConfigured({ flags: { llm: options.llm } });
+  return { configured: status.configured, detail: status.reason, spec: options.llm };
+}
+
+function createAnswerer(snapshot: RunSnapshot): ManagedChatModel | undefined {
+  if (!snapshot.model.configured) return undefined;
+  const s = resolveModelSettings({ flags: { llm: snapshot.options.llm } });
+  const price = snapshot.options.price;
+  return createChatModel({
+    spec: s.spec,
+    baseUrl: s.baseUrl,
+    apiKey: s.apiKey,
+    model: s.model,
+    cacheDir: s.cacheDir,
+    concurrency: s.concurrency,
+    rps: s.rps,
+    timeoutMs: s.timeoutMs,
+    maxRetries: s.maxRetries,
+    prices: price ? { [s.spec.kind === "openai" ? (s.spec.model ?? s.model ?? "") : "scripted"]: price } : undefined,
+  });
+}
+
+async function buildSystems(snapshot: RunSnapshot): Promise<Map<string, MemorySystem>> {
+  const needsEmbedder = snapshot.options.systems.some((id) => /^(dense|hybrid|ledger)/.test(id));
+  let embedder: Embedder | undefined;
+  if (needsEmbedder) {
+    const s = resolveModelSettings({});
+    embedder = await createEmbedder(snapshot.options.embedder ?? process.env.MEMBENCH_EMBEDDER ?? "use-lite", {
+      cacheDir: s.cacheDir,
+      baseUrl: process.env.MEMBENCH_EMBED_BASE_URL ?? s.baseUrl,
+      apiKey: s.apiKey,
+    });
+  }
+  const systems = new Map<string, MemorySystem>();
+  for (const id of snapshot.options.systems) {
+    systems.set(id, createSystem(id, { embedder, tokenBudget: snapshot.options.tokenBudget }));
+  }
+  return systems;
+}
+
+/** Test hook: SIGKILL this process after N probes, to prove resumability at a fixed checkpoint. */
+function crashHook(): (() => void) | undefined {
+  const n = Number(process.env.MEMBENCH_TEST_KILL_AFTER_PROBES);
+  if (!Number.isFinite(n) || n <= 0) return undefined;
+  let seen = 0;
+  return () => {
+    seen++;
+    if (seen >= n) process.kill(process.pid, "SIGKILL");
+  };
+}
+
+async function executeRun(
+  dir: string,
+  snapshot: RunSnapshot,
+  dataset: Dataset,
+  progressOn = true,
+): Promise<RunOutcome> {
+  const options = snapshot.options;
+  const protocol = protocolFor(dataset.benchmark)(options.protocol);
+  const episodes = selectEpisodes(dataset, options).map((e) => protocol.prepare(e));
+  if (!episodes.length) throw new ConfigError("no episodes selected", "episodes");
+  warnIfWholeHaystack(protocol, episodes, options.systems);
+  const store = new RunStore(join(dir, STORE_FILE));
+  try {
+    store.plan(
+      options.systems.flatMap((system) => episodes.map((e) => ({ id: unitId(system, e.id), system, episodeId: e.id }))),
+    );
+    const pending = store.units().filter((u) => u.state !== "done");
+    const byId = new Map(episodes.map((e) => [e.id, e]));
+    const answerer = createAnswerer(snapshot);
+    const pendingEpisodes = pending.map((u) => byId.get(u.episodeId)).filter((e): e is Episode => Boolean(e));
+    const est = estimate(pendingEpisodes, protocol, 1, options.settings.length);
+    if (answerer) {
+      const price = options.price;
+      const cost = price
+        ? (est.inputTokens * price.inputPerMTok + est.outputTokens * price.outputPerMTok) / 1e6
+        : undefined;
+      log.info(
+        `estimate: at most ${est.calls} answer calls, ~${(est.inputTokens / 1e6).toFixed(1)}M input tokens${cost !== undefined ? `, ≤ $${cost.toFixed(2)}` : " (no price given: --price-in/--price-out to estimate cost)"}`,
+      );
+      if (options.maxCost !== undefined && cost !== undefined && cost > options.maxCost) {
+        throw new ConfigError(
+          `the estimated cost $${cost.toFixed(2)} exceeds --max-cost $${options.maxCost}; raise it or run fewer episodes`,
+          "max-cost",
+          "--max-cost",
+        );
+      }
+    } else {
+      log.info(`no model configured (${snapshot.model.detail}): answer and judge stages will be skipped`);
+    }
+    const systems = await buildSystems(snapshot);
+    const total = pendingEpisodes.reduce((n, e) => n + e.probes.length, 0);
+    const done = store.units().length - pending.length;
+    log.info(
+      `${dataset.benchmark}: ${pending.length} units to run${done ? ` (${done} already done)` : ""}, ${total} probes × ${options.settings.length} settings → ${dir}`,
+    );
+    const progress = startProgress(total, dataset.benchmark, progressOn);
+    const costNow = () => {
+      const c = answerer?.accounting.snapshot().total;
+      return c ? (c.costKnown && c.costUsd !== null ? `$${c.costUsd.toFixed(2)}` : "n/a") : "-";
+    };
+    const crash = crashHook();
+    const queue = new PQueue({ concurrency: Math.max(1, options.concurrency ?? 2) });
+    let failed = 0;
+    let stoppedForCost = false;
+    for (const unit of pending) {
+      const episode = byId.get(unit.episodeId);
+      const system = systems.get(unit.system);
+      if (!episode || !system) continue;
+      queue.add(async () => {
+        if (stoppedForCost) return;
+        store.start(unit.id);
+        try {
+          const result = await replayUnit({
+            unitId: unit.id,
+            systemId: unit.system,
+            system,
+            episode,
+            protocol,
+            settings: options.settings,
+            answerer,
+            onProbe: () => {
+              progress.tick(1, costNow());
+              crash?.();
+            },
+          });
+          store.finish(unit.id, result.records, result.ingestMs);
+        } catch (error) {
+          failed++;
+          const message = (error as Error).message ?? String(error);
+          store.fail(unit.id, message);
+          log.error(`unit ${unit.id} failed: ${message}`);
+          if (!(error instanceof SystemError)) log.debug((error as Error).stack ?? "");
+        }
+        const spent = answerer?.accounting.snapshot().total.costUsd;
+        if (options.maxCost !== undefined && typeof spent === "number" && spent > options.maxCost) {
+          stoppedForCost = true;
+          log.warn(`spent $${spent.toFixed(2)} > --max-cost $${options.maxCost}: stopping; --resume ${dir} continues`);
+        }
+      });
+    }
+    await queue.onIdle();
+    progress.stop();
+    answerer?.close();
+    const summary = summarise(
+      { benchmark: dataset.benchmark, variant: dataset.variant, data: options.data },
+      store.records(),
+      store.units(),
+      options.systems,
+      options.settings,
+    );
+    if (answerer) summary.usage = answerer.accounting.snapshot();
+    writeFileSync(join(dir, SUMMARY_FILE), `${JSON.stringify(summary, null, 2)}\n`);
+    return { dir, summary, failedUnits: failed, stoppedForCost };
+  } finally {
+    store.close();
+  }
+}
+
+/** Records of a finished run, for reports and tests. */
+export function readRecords(dir: string): ProbeRecord[] {
+  const store = new RunStore(join(dir, STORE_FILE));
+  try {
+    return store.records();
+  } finally {
+    store.close();
+  }
+}

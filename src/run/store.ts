@@ -1,0 +1,97 @@
+/**
+ * The run store: one SQLite file per run directory. A unit's probe records are
+ * written in the same transaction that marks it done, so a crash leaves either
+ * a finished unit or none of it — never half a unit counted.
+ */
+import Database from "better-sqlite3";
+import type { ProbeRecord, UnitInfo } from "./record.ts";
+
+export const STORE_FILE = "run.sqlite";
+
+export class RunStore {
+  private readonly db: Database.Database;
+
+  constructor(readonly path: string) {
+    this.db = new Database(path);
+    this.db.pragma("journal_mode = WAL");
+    this.db.pragma("synchronous = NORMAL");
+    this.db.exec(`
+      CREATE TABLE IF NOT EXISTS units (
+        id TEXT PRIMARY KEY, system TEXT NOT NULL, episode TEXT NOT NULL,
+        state TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0, error TEXT,
+        ingest_ms TEXT NOT NULL DEFAULT '[]', started_at TEXT, finished_at TEXT
+      );
+      CREATE TABLE IF NOT EXISTS probes (
+        unit TEXT NOT NULL, probe TEXT NOT NULL, setting TEXT NOT NULL, record TEXT NOT NULL,
+        PRIMARY KEY (unit, probe, setting)
+      );
+    `);
+  }
+
+  /** Adds units that are not there yet; existing ones keep their state. */
+  plan(units: ReadonlyArray<{ id: string; system: string; episodeId: string }>): void {
+    const insert = this.db.prepare(
+      "INSERT OR IGNORE INTO units (id, system, episode, state) VALUES (?, ?, ?, 'pending')",
+    );
+    this.db.transaction(() => {
+      for (const u of units) insert.run(u.id, u.system, u.episodeId);
+    })();
+  }
+
+  units(): UnitInfo[] {
+    const rows = this.db.prepare("SELECT * FROM units ORDER BY rowid").all() as Array<{
+      id: string;
+      system: string;
+      episode: string;
+      state: UnitInfo["state"];
+      attempts: number;
+      error: string | null;
+      ingest_ms: string;
+    }>;
+    return rows.map((r) => ({
+      id: r.id,
+      system: r.system,
+      episodeId: r.episode,
+      state: r.state,
+      attempts: r.attempts,
+      error: r.error ?? undefined,
+      ingestMs: JSON.parse(r.ingest_ms) as number[],
+    }));
+  }
+
+  start(id: string): void {
+    this.db
+      .prepare("UPDATE units SET state = 'running', attempts = attempts + 1, started_at = ?, error = NULL WHERE id = ?")
+      .run(new Date().toISOString(), id);
+  }
+
+  /** Stores a finished unit and all its records atomically, replacing any from an earlier attempt. */
+  finish(id: string, records: readonly ProbeRecord[], ingestMs: readonly number[]): void {
+    const del = this.db.prepare("DELETE FROM probes WHERE unit = ?");
+    const insert = this.db.prepare("INSERT INTO probes (unit, probe, setting, record) VALUES (?, ?, ?, ?)");
+    const done = this.db.prepare(
+      "UPDATE units SET state = 'done', ingest_ms = ?, finished_at = ?, error = NULL WHERE id = ?",
+    );
+    this.db.transaction(() => {
+      del.run(id);
+      for (const r of records) insert.run(id, r.probeId, r.setting, JSON.stringify(r));
+      done.run(JSON.stringify(ingestMs), new Date().toISOString(), id);
+    })();
+  }
+
+  fail(id: string, error: string): void {
+    this.db.prepare("UPDATE units SET state = 'failed', error = ? WHERE id = ?").run(error, id);
+  }
+
+  /** Every stored record, in unit then probe order. */
+  records(): ProbeRecord[] {
+    const rows = this.db
+      .prepare("SELECT p.record FROM probes p JOIN units u ON u.id = p.unit ORDER BY u.rowid, p.rowid")
+      .all() as Array<{ record: string }>;
+    return rows.map((r) => JSON.parse(r.record) as ProbeRecord);
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}

@@ -1,0 +1,2 @@
+export * from "./retrieval.ts";
+export * from "./stats.ts";

@@ -1,0 +1,68 @@
+import "../support/clean-env.ts";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { describe, it } from "node:test";
+import type { ProbeRecord } from "../../src/run/record.ts";
+import { readRecords } from "../../src/run/runner.ts";
+import { RunStore } from "../../src/run/store.ts";
+import { fixture } from "../support/shared-data.ts";
+
+const root = resolve(import.meta.dirname, "../..");
+const cli = (args: string[], env: Record<string, string> = {}) =>
+  spawnSync(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    encoding: "utf8",
+  });
+
+/** Records without their timings, which legitimately differ between runs. */
+const comparable = (records: ProbeRecord[]) =>
+  records
+    .map(({ timings: _t, ...rest }) => rest)
+    .sort((a, b) => `${a.unitId}/${a.probeId}/${a.setting}`.localeCompare(`${b.unitId}/${b.probeId}/${b.setting}`));
+
+describe("resume after SIGKILL", () => {
+  it("ends with the same probe records as an uninterrupted run", () => {
+    const out = mkdtempSync(join(tmpdir(), "mb-resume-"));
+    const base = [
+      "run",
+      "realmem",
+      "--data",
+      fixture("realmem"),
+      "--system",
+      "bm25,bm25-session,none",
+      "--setting",
+      "default,oracle",
+      "--concurrency",
+      "1",
+      "--out",
+      out,
+      "--no-progress",
+    ];
+
+    const whole = cli(base);
+    assert.equal(whole.status, 0, whole.stderr);
+    const wholeDir = /run stored in (.+)/.exec(whole.stderr)?.[1];
+    assert.ok(wholeDir);
+
+    // 4 probes per unit: dying after the 6th kills the second unit halfway.
+    const killed = cli(base, { MEMBENCH_TEST_KILL_AFTER_PROBES: "6" });
+    assert.equal(killed.signal, "SIGKILL");
+    const dir = /→ (\S+)/.exec(killed.stderr)?.[1];
+    assert.ok(dir, killed.stderr);
+    const store = new RunStore(join(dir, "run.sqlite"));
+    const states = store.units().map((u) => u.state);
+    const partial = store.records();
+    store.close();
+    assert.deepEqual(states, ["done", "running", "pending"]);
+    assert.equal(partial.length, 4 * 2, "only the finished unit's records are stored");
+
+    const resumed = cli(["run", "--resume", dir, "--no-progress"]);
+    assert.equal(resumed.status, 0, resumed.stderr);
+    assert.match(resumed.stderr, /2 units to run \(1 already done\)/);
+    assert.deepEqual(comparable(readRecords(dir)), comparable(readRecords(wholeDir)));
+  });
+});
