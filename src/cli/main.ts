@@ -10,6 +10,7 @@ import { registerDataCommands } from "./commands/data.ts";
 import { registerDemoCommand } from "./commands/demo.ts";
 import { registerDoctorCommand } from "./commands/doctor.ts";
 import { registerRunCommand } from "./commands/run.ts";
+import { registerScoreCommands } from "./commands/score.ts";
 import { reportError } from "./errors.ts";
 
 export function buildProgram(): Command {
@@ -39,6 +40,7 @@ ${SCRIPTED_HELP}`,
   registerDoctorCommand(program);
   registerDataCommands(program);
   registerRunCommand(program);
+  registerScoreCommands(program);
   return program;
 }
 

@@ -17,6 +17,19 @@ export interface ProtocolOptions {
   depth?: number;
   /** Cap on the context given to the answerer, in o200k tokens. */
   contextTokens?: number;
+  /**
+   * RealMem's two context settings: `memory` gives the answerer the retrieved
+   * items (top 20), `session` the whole source sessions of the first 5
+   * distinct sessions they came from.
+   */
+  context?: "memory" | "session";
+}
+
+export interface ContextInput {
+  /** Overrides the answer depth (an unranked system gives its whole history). */
+  maxItems?: number;
+  /** Sessions ingested by the time the probe fires, by id, for session contexts. */
+  sessions?: ReadonlyMap<string, Session>;
 }
 
 export interface BuiltContext {
@@ -42,8 +55,7 @@ export interface Protocol {
   prepare(episode: Episode): Episode;
   /** Gold evidence for the oracle setting, from sessions ingested by the time the probe fires. */
   oracle(probe: Probe, ingested: readonly Session[]): Retrieved[];
-  /** Renders items for the answerer; `maxItems` overrides the answer depth (unranked systems give everything). */
-  buildContext(items: readonly Retrieved[], maxItems?: number): BuiltContext;
+  buildContext(items: readonly Retrieved[], input?: ContextInput): BuiltContext;
   answerMessages(probe: Probe, context: BuiltContext): ChatMessage[];
 }
 
@@ -97,6 +109,29 @@ export function numberedContext(items: readonly Retrieved[], maxItems: number, m
   return { text: parts.join("\n\n"), tokens, used };
 }
 
+/**
+ * The whole source sessions of the first `maxSessions` distinct sessions the
+ * items came from, in rank order (RealMem's "chunk" items), within the budget.
+ */
+export function sessionContext(
+  items: readonly Retrieved[],
+  sessions: ReadonlyMap<string, Session>,
+  maxSessions: number,
+  maxTokens: number,
+): BuiltContext {
+  const seen = new Set<string>();
+  const picked: Retrieved[] = [];
+  for (const item of items) {
+    for (const id of item.sessionIds ?? []) {
+      const session = sessions.get(id);
+      if (!session || seen.has(id) || picked.length >= maxSessions) continue;
+      seen.add(id);
+      picked.push({ text: renderSession(session), score: item.score, time: session.time, kind: "session" });
+    }
+  }
+  return numberedContext(picked, maxSessions, maxTokens);
+}
+
 export interface DefaultProtocolSpec {
   depth: number;
   answerDepth?: number;
@@ -108,6 +143,10 @@ export interface DefaultProtocolSpec {
   instruction?: string;
   oracle?: Protocol["oracle"];
   prepare?: Protocol["prepare"];
+  buildContext?: (
+    items: readonly Retrieved[],
+    input: ContextInput & { maxItems: number; maxTokens: number },
+  ) => BuiltContext;
 }
 
 const DEFAULT_INSTRUCTION =
@@ -129,7 +168,10 @@ export function makeProtocol(spec: DefaultProtocolSpec, options: ProtocolOptions
     contextTokens,
     prepare: spec.prepare ?? ((e) => e),
     oracle: spec.oracle ?? oracleSessions,
-    buildContext: (items, maxItems) => numberedContext(items, maxItems ?? answerDepth, contextTokens),
+    buildContext: (items, input = {}) => {
+      const args = { ...input, maxItems: input.maxItems ?? answerDepth, maxTokens: contextTokens };
+      return spec.buildContext ? spec.buildContext(items, args) : numberedContext(items, args.maxItems, contextTokens);
+    },
     answerMessages: (probe, context) => [
       { role: "system", content: instruction },
       {

@@ -77,6 +77,7 @@ export async function replayUnit(options: ReplayOptions): Promise<ReplayResult> 
   const records: ProbeRecord[] = [];
   const ingestMs: number[] = [];
   const ingested: Session[] = [];
+  const byId = new Map<string, Session>();
 
   const call = async <T>(operation: string, fn: () => Promise<T>): Promise<T> => {
     try {
@@ -147,7 +148,7 @@ export async function replayUnit(options: ReplayOptions): Promise<ReplayResult> 
       items = r.value;
       searchMs = r.ms;
     }
-    const context = protocol.buildContext(items, ranked ? undefined : items.length);
+    const context = protocol.buildContext(items, { maxItems: ranked ? undefined : items.length, sessions: byId });
     const record: ProbeRecord = {
       ...base,
       status: "done",
@@ -210,6 +211,7 @@ export async function replayUnit(options: ReplayOptions): Promise<ReplayResult> 
         ingestMs.push(r.ms);
       }
       ingested.push(session);
+      byId.set(session.id, session);
       await fire(after.get(session.id) ?? []);
     }
     await fire(atEnd);

@@ -15,6 +15,7 @@ import type { Dataset, Episode } from "../core/model.ts";
 import { createEmbedder } from "../embed/create.ts";
 import type { Embedder } from "../embed/types.ts";
 import { createChatModel, type ManagedChatModel, modelConfigured, resolveModelSettings } from "../llm/create.ts";
+import { type ScoreRunOptions, scoreRun } from "../score/score-run.ts";
 import { createSystem } from "../systems/index.ts";
 import type { MemorySystem } from "../systems/types.ts";
 import { log } from "../util/log.ts";
@@ -50,17 +51,20 @@ export interface RunOptions {
   price?: { inputPerMTok: number; outputPerMTok: number };
   tokenBudget?: number;
   progress?: boolean;
+  /** Judges, prompts and benchmark options for the scoring that follows the answers. */
+  scoring?: ScoreRunOptions;
 }
 
 export interface RunSnapshot {
   id: string;
+  variant?: string;
   createdAt: string;
   membench: string;
   gitCommit?: string;
   node: string;
   options: Required<Pick<RunOptions, "benchmark" | "data" | "systems" | "settings">> & Omit<RunOptions, "progress">;
   dataFiles: Array<{ path: string; bytes: number; sha256: string }>;
-  protocol: Omit<Protocol, "prepare" | "oracle" | "buildContext" | "answerMessages">;
+  protocol: Omit<Protocol, "prepare" | "oracle" | "buildContext" | "answerMessages"> & { answerPromptHash: string };
   model: { configured: boolean; detail: string; spec?: string };
   embedder?: string;
 }
@@ -125,6 +129,28 @@ function estimate(episodes: readonly Episode[], protocol: Protocol, systems: num
   return { probes, calls, inputTokens: calls * perCall, outputTokens: calls * 200 };
 }
 
+/** Hash of the answer prompt as rendered for a placeholder probe: changes whenever the wording does. */
+function answerPromptHash(protocol: Protocol): string {
+  const probe = {
+    id: "p",
+    question: "{question}",
+    time: "{time}",
+    position: { at: "end" as const },
+    labels: {},
+    gold: {
+      answers: [],
+      wrongAnswers: [],
+      criteria: [],
+      evidenceSessionIds: [],
+      evidenceTurnIds: [],
+      evidenceMemories: [],
+      staleSessionIds: [],
+    },
+  };
+  const messages = protocol.answerMessages(probe, { text: "{context}", tokens: 0, used: 0 });
+  return createHash("sha256").update(JSON.stringify(messages)).digest("hex").slice(0, 16);
+}
+
 /** Creates a new run directory with its config snapshot, then executes it. */
 export async function startRun(options: RunOptions): Promise<RunOutcome> {
   const settings = options.settings?.length ? options.settings : (["default"] as Setting[]);
@@ -146,6 +172,7 @@ export async function startRun(options: RunOptions): Promise<RunOutcome> {
   const { prepare: _p, oracle: _o, buildContext: _b, answerMessages: _a, ...protocolInfo } = protocol;
   const snapshot: RunSnapshot = {
     id,
+    variant: dataset.variant,
     createdAt: new Date().toISOString(),
     membench: packageVersion(),
     gitCommit: gitCommit(),
@@ -160,7 +187,7 @@ export async function startRun(options: RunOptions): Promise<RunOutcome> {
     dataFiles: await Promise.all(
       dataset.source.files.map(async (f) => ({ path: f.path, bytes: f.bytes, sha256: await sha256File(f.path) })),
     ),
-    protocol: protocolInfo,
+    protocol: { ...protocolInfo, answerPromptHash: answerPromptHash(protocol) },
     model: llm,
     embedder: options.embedder,
   };
@@ -342,7 +369,11 @@ async function executeRun(
     );
     if (answerer) summary.usage = answerer.accounting.snapshot();
     writeFileSync(join(dir, SUMMARY_FILE), `${JSON.stringify(summary, null, 2)}\n`);
-    return { dir, summary, failedUnits: failed, stoppedForCost };
+    if (!answerer) return { dir, summary, failedUnits: failed, stoppedForCost };
+    store.close();
+    log.info("scoring the answers");
+    const scored = await scoreRun(dir, { judgeLlm: options.llm, ...options.scoring });
+    return { dir, summary: scored.summary, failedUnits: failed, stoppedForCost };
   } finally {
     store.close();
   }

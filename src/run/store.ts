@@ -8,6 +8,17 @@ import type { ProbeRecord, UnitInfo } from "./record.ts";
 
 export const STORE_FILE = "run.sqlite";
 
+/** A manual correction of a scored metric (e.g. a judge verdict a person disagrees with). */
+export interface Override {
+  unitId: string;
+  probeId: string;
+  setting: string;
+  metric: string;
+  value: number;
+  comment: string;
+  at?: string;
+}
+
 export class RunStore {
   private readonly db: Database.Database;
 
@@ -24,6 +35,15 @@ export class RunStore {
       CREATE TABLE IF NOT EXISTS probes (
         unit TEXT NOT NULL, probe TEXT NOT NULL, setting TEXT NOT NULL, record TEXT NOT NULL,
         PRIMARY KEY (unit, probe, setting)
+      );
+      CREATE TABLE IF NOT EXISTS scores (
+        unit TEXT NOT NULL, probe TEXT NOT NULL, setting TEXT NOT NULL, record TEXT NOT NULL,
+        PRIMARY KEY (unit, probe, setting)
+      );
+      CREATE TABLE IF NOT EXISTS overrides (
+        unit TEXT NOT NULL, probe TEXT NOT NULL, setting TEXT NOT NULL, metric TEXT NOT NULL,
+        value REAL NOT NULL, comment TEXT NOT NULL DEFAULT '', at TEXT NOT NULL,
+        PRIMARY KEY (unit, probe, setting, metric)
       );
     `);
   }
@@ -91,7 +111,57 @@ export class RunStore {
     return rows.map((r) => JSON.parse(r.record) as ProbeRecord);
   }
 
+  /** Replaces every stored score (a re-score is all or nothing). */
+  replaceScores(scores: ReadonlyArray<{ unitId: string; probeId: string; setting: string; record: unknown }>): void {
+    const insert = this.db.prepare("INSERT INTO scores (unit, probe, setting, record) VALUES (?, ?, ?, ?)");
+    this.db.transaction(() => {
+      this.db.prepare("DELETE FROM scores").run();
+      for (const s of scores) insert.run(s.unitId, s.probeId, s.setting, JSON.stringify(s.record));
+    })();
+  }
+
+  scores<T>(): T[] {
+    const rows = this.db.prepare("SELECT record FROM scores ORDER BY rowid").all() as Array<{ record: string }>;
+    return rows.map((r) => JSON.parse(r.record) as T);
+  }
+
+  /** A person's verdict on one metric of one probe, with a comment; replaces any earlier one. */
+  setOverride(o: Override): void {
+    this.db
+      .prepare(
+        "INSERT OR REPLACE INTO overrides (unit, probe, setting, metric, value, comment, at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+      )
+      .run(o.unitId, o.probeId, o.setting, o.metric, o.value, o.comment, o.at ?? new Date().toISOString());
+  }
+
+  clearOverride(o: Pick<Override, "unitId" | "probeId" | "setting" | "metric">): void {
+    this.db
+      .prepare("DELETE FROM overrides WHERE unit = ? AND probe = ? AND setting = ? AND metric = ?")
+      .run(o.unitId, o.probeId, o.setting, o.metric);
+  }
+
+  overrides(): Override[] {
+    const rows = this.db.prepare("SELECT * FROM overrides ORDER BY at").all() as Array<{
+      unit: string;
+      probe: string;
+      setting: string;
+      metric: string;
+      value: number;
+      comment: string;
+      at: string;
+    }>;
+    return rows.map((r) => ({
+      unitId: r.unit,
+      probeId: r.probe,
+      setting: r.setting,
+      metric: r.metric,
+      value: r.value,
+      comment: r.comment,
+      at: r.at,
+    }));
+  }
+
   close(): void {
-    this.db.close();
+    if (this.db.open) this.db.close();
   }
 }

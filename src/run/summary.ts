@@ -17,6 +17,10 @@ export interface ResultRow {
   skipped: string[];
   /** Why each skipped stage did not run. */
   skipReasons: Record<string, string>;
+  /** Per-call latency percentiles per stage, ms. */
+  latency: Record<string, { p50: number; p95: number; p99: number; n: number }>;
+  /** Answer-model usage of this row's probes (judging is in `judgeUsage` of the summary). */
+  cost: { calls: number; cachedCalls: number; inputTokens: number; outputTokens: number; contextTokensMean: number };
 }
 
 export interface Summary {
@@ -24,8 +28,10 @@ export interface Summary {
   variant?: string;
   data: string;
   results: ResultRow[];
-  /** Model tokens, calls and cost per role, when a model ran. */
+  /** Model tokens, calls and cost per role of the run (answers), when a model ran. */
   usage?: AccountingSnapshot;
+  /** The same for the judges of the latest scoring. */
+  judgeUsage?: AccountingSnapshot;
 }
 
 function round(x: number): number {
@@ -51,6 +57,22 @@ function aggregate(records: readonly ProbeRecord[]): { n: number } & Record<stri
   return out;
 }
 
+/** `<stage>_ms_p50/p95/p99` of a list of call durations, in the metrics and in the row's `latency`. */
+function latency(
+  row: Pick<ResultRow, "latency">,
+  metrics: Record<string, number>,
+  stage: string,
+  ms: readonly number[],
+): void {
+  const entry = { p50: 0, p95: 0, p99: 0, n: ms.length };
+  for (const p of [50, 95, 99] as const) {
+    const v = round(percentile(ms, p));
+    metrics[`${stage}_ms_p${p}`] = v;
+    entry[`p${p}`] = v;
+  }
+  row.latency[stage] = entry;
+}
+
 export function summarise(
   meta: { benchmark: string; variant?: string; data: string },
   records: readonly ProbeRecord[],
@@ -65,22 +87,30 @@ export function summarise(
       const all = records.filter((r) => r.system === system && r.setting === setting);
       const ran = all.filter((r) => r.status === "done");
       const { n, ...metrics } = aggregate(ran);
+      const timing: Pick<ResultRow, "latency"> = { latency: {} };
       if (ran.length && setting !== "oracle") {
-        metrics.search_ms_p95 = round(
-          percentile(
-            ran.map((r) => r.timings.searchMs),
-            95,
-          ),
+        latency(
+          timing,
+          metrics,
+          "search",
+          ran.map((r) => r.timings.searchMs),
         );
       }
-      if (ingest.length) metrics.ingest_ms_p95 = round(percentile(ingest, 95));
+      if (ingest.length) latency(timing, metrics, "ingest", ingest);
       const answered = ran.filter((r) => r.answer !== undefined);
+      const cost = {
+        calls: ran.filter((r) => r.usage).length,
+        cachedCalls: ran.filter((r) => r.usage?.cached).length,
+        inputTokens: ran.reduce((t, r) => t + (r.usage?.inputTokens ?? 0), 0),
+        outputTokens: ran.reduce((t, r) => t + (r.usage?.outputTokens ?? 0), 0),
+        contextTokensMean: metrics.context_tokens_mean ?? 0,
+      };
       if (answered.length) {
-        metrics.answer_ms_p95 = round(
-          percentile(
-            answered.map((r) => r.timings.answerMs ?? 0),
-            95,
-          ),
+        latency(
+          timing,
+          metrics,
+          "answer",
+          answered.map((r) => r.timings.answerMs ?? 0),
         );
         const failed = ran.filter((r) => r.answerError !== undefined).length;
         if (failed) metrics.answer_failures = failed;
@@ -107,10 +137,8 @@ export function summarise(
         skipReasons.answer = noAnswer?.answerSkipped ?? "";
       }
       skipped.push("judge");
-      skipReasons.judge = answered.length
-        ? "answer scoring is not implemented yet in this version"
-        : "no answers to judge";
-      results.push({ system, setting, n, metrics, byLabel, skipped, skipReasons });
+      skipReasons.judge = answered.length ? "the answers have not been scored yet" : "no answers to judge";
+      results.push({ system, setting, n, metrics, byLabel, skipped, skipReasons, latency: timing.latency, cost });
     }
   }
   return { ...meta, results };

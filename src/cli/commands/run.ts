@@ -7,6 +7,7 @@ import { resumeRun, startRun } from "../../run/runner.ts";
 import type { Summary } from "../../run/summary.ts";
 import { markdownTable, retrievalTable } from "../../run/table.ts";
 import { log } from "../../util/log.ts";
+import { printScores, scoreOptions } from "./score.ts";
 
 interface RunFlags {
   data?: string;
@@ -23,10 +24,16 @@ interface RunFlags {
   chunkSize?: string;
   depth?: string;
   contextTokens?: string;
+  context?: string;
   tokenBudget?: string;
   embedder?: string;
   llm?: string;
   progress?: boolean;
+  judges?: string;
+  judgeLlm?: string;
+  judgeRuns?: string;
+  prompts?: string;
+  scoreOption?: string[];
 }
 
 const list = (v?: string) =>
@@ -43,6 +50,11 @@ function num(v: string | undefined, flag: string): number | undefined {
   if (!Number.isFinite(n) || n < 0)
     throw new ConfigError(`expected a non-negative number, got "${v}"`, flag, `--${flag}`);
   return n;
+}
+
+function contextKind(v: string | undefined): "memory" | "session" | undefined {
+  if (v === undefined || v === "memory" || v === "session") return v;
+  throw new ConfigError(`expected memory or session, got "${v}"`, "context", "--context");
 }
 
 const METRICS = ["recall_all@10", "recall_all@20", "ndcg_realmem@10", "ndcg_realmem@20", "recall_any@10", "ndcg@10"];
@@ -96,9 +108,15 @@ export function registerRunCommand(program: Command): void {
     .option("--chunk-size <tokens>", "MemoryAgentBench: chunk size instead of the paper's per-dataset size")
     .option("--depth <k>", "retrieval depth instead of the paper's")
     .option("--context-tokens <n>", "cap on the answerer's context, o200k tokens")
+    .option("--context <kind>", "RealMem: memory (top-20 items, default) or session (top-5 whole sessions)")
     .option("--token-budget <n>", "full-context system: token budget (newest turns kept)")
     .option("--embedder <spec>", "use-lite | hashing[:DIM] | openai:MODEL | onnx:DIR")
     .option("--llm <spec>", "answer model: openai, openai:MODEL or scripted:FILE")
+    .option("--judges <names>", "judges for the scoring that follows (model names or scripted `model` names)")
+    .option("--judge-llm <spec>", "judge model spec (default: the answer model's)")
+    .option("--judge-runs <n>", "samples per judge, majority-voted")
+    .option("--prompts <dir>", "your own prompt templates: <dir>/<bench>/<template>.md")
+    .option("--score-option <key=value...>", "benchmark scoring options (see docs/scoring/<bench>.md)")
     .option("--no-progress", "no progress bar")
     .addHelpText(
       "after",
@@ -134,14 +152,17 @@ retrieval metrics; answer and judge stages are listed as skipped. Results go to
             chunkSize: num(flags.chunkSize, "chunk-size"),
             depth: num(flags.depth, "depth"),
             contextTokens: num(flags.contextTokens, "context-tokens"),
+            context: contextKind(flags.context),
           },
           tokenBudget: num(flags.tokenBudget, "token-budget"),
           embedder: flags.embedder,
           llm: flags.llm,
           progress: flags.progress,
+          scoring: scoreOptions(flags),
         });
       }
       printRetrieval(outcome.summary);
+      if (outcome.summary.results.some((r) => "ci" in r)) printScores(outcome.summary);
       log.info(`run stored in ${outcome.dir}`);
       if (outcome.failedUnits) {
         log.error(`${outcome.failedUnits} units failed; fix the cause and --resume ${outcome.dir}`);

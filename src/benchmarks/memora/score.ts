@@ -1,0 +1,308 @@
+/**
+ * Memora scoring (spec/memora.md §6). Every rubric criterion of a question is
+ * put to every judge as its own yes/no question about the answer; a majority
+ * vote says whether the answer met it. Per question that gives MPA (presence
+ * criteria met), FAA (forgetting criteria met) and FAMA, which takes MPA down
+ * by the share of forgetting criteria the answer broke. The paper's tables are
+ * means over a task × duration cell, ×100 (§6.1, §7).
+ */
+import { z } from "zod";
+import { ConfigError } from "../../core/errors.ts";
+import type { Criterion } from "../../core/model.ts";
+import { type JudgeContext, judgeAll, majority, type VerdictRecord, verdictScores } from "../../score/judge.ts";
+import type {
+  BenchmarkScorer,
+  PaperTable,
+  ProbeOutcome,
+  ProbeScore,
+  ScoreContext,
+  ScoreInput,
+} from "../../score/types.ts";
+import { MEMORA_ID } from "./load.ts";
+import { PAPER_TASKS, TABLE_IDS, TABLE3_COLUMNS, TABLE4_COLUMNS, TABLE5_COLUMNS } from "./paper.ts";
+
+/** The judge's verdict on one criterion. */
+export const CriterionVerdict = z.object({
+  answer: z.enum(["yes", "no"]),
+  reason: z.string(),
+});
+export type CriterionVerdict = z.infer<typeof CriterionVerdict>;
+
+export const CRITERION_TEMPLATE = "criterion";
+
+export interface Tally {
+  satisfied: number;
+  total: number;
+}
+
+export interface FamaScore {
+  mpa: number;
+  faa: number;
+  /** Weight of the forgetting penalty: N_forget / (N_presence + N_forget). */
+  lambda: number;
+  fama: number;
+}
+
+/**
+ * FAMA of one question (spec §6.1), with the released code's edge cases: no
+ * presence criteria → MPA 0 (so FAMA 0); no forgetting criteria → FAA 1 and
+ * λ 0 (so FAMA = MPA); no criteria at all → 0.
+ */
+export function famaScore(presence: Tally, absence: Tally): FamaScore {
+  const np = presence.total;
+  const nf = absence.total;
+  const mpa = np > 0 ? presence.satisfied / np : 0;
+  const faa = nf > 0 ? absence.satisfied / nf : 1;
+  const lambda = np + nf > 0 ? nf / (np + nf) : 0;
+  return { mpa, faa, lambda, fama: Math.max(0, mpa - lambda * (1 - faa)) };
+}
+
+/**
+ * How a verdict that could not be parsed votes. `worst` (default, our rule):
+ * it is a vote for "not satisfied". `drop` (the released code): it is left
+ * out and the remaining judges decide; with none left the criterion fails.
+ */
+export type FailedVerdicts = "worst" | "drop";
+const FAILED_VERDICTS: readonly FailedVerdicts[] = ["worst", "drop"];
+
+/** The answer a judge must give for the criterion to count as met. */
+export function expectedAnswer(criterion: Criterion): "yes" | "no" {
+  return criterion.expected ?? (criterion.kind === "presence" ? "yes" : "no");
+}
+
+/**
+ * Whether the answer met a criterion: a strict majority of votes must give the
+ * expected answer, so a tie fails. A failed verdict never votes for the
+ * expected answer, even when that answer is "no".
+ */
+export function criterionSatisfied(
+  verdicts: ReadonlyArray<VerdictRecord & { value?: CriterionVerdict }>,
+  expected: "yes" | "no",
+  failed: FailedVerdicts = "worst",
+): boolean {
+  const counted = failed === "drop" ? verdicts.filter((v) => v.ok) : verdicts;
+  const votes = verdictScores(counted, (v) => (v.answer === expected ? 1 : 0), 0);
+  return majority(votes, 0) === 1;
+}
+
+function failedVerdictsOption(options: Record<string, string>): FailedVerdicts {
+  const value = options.failed_verdicts ?? "worst";
+  if (!(FAILED_VERDICTS as readonly string[]).includes(value)) {
+    throw new ConfigError(
+      `expected one of ${FAILED_VERDICTS.join(", ")}, got "${value}"`,
+      "failed_verdicts",
+      "--score-option",
+    );
+  }
+  return value as FailedVerdicts;
+}
+
+const NO_FORGETTING = "no forgetting criteria (FAMA takes FAA as 1)";
+
+function skipAll(reason: string, criteria: readonly Criterion[]): ProbeOutcome {
+  return { metrics: {}, verdicts: [], judgeFailures: 0, skipped: metricSkips(reason, criteria) };
+}
+
+/** `faa` has no value without forgetting criteria; say so rather than report the 1 FAMA assumes. */
+function metricSkips(reason: string, criteria: readonly Criterion[]): Record<string, string> {
+  const skipped: Record<string, string> = { mpa: reason, fama: reason };
+  skipped.faa = criteria.some((c) => c.kind === "absence") ? reason : NO_FORGETTING;
+  return skipped;
+}
+
+/** Metrics from per-criterion outcomes. */
+function outcomeMetrics(criteria: readonly Criterion[], satisfied: readonly boolean[]) {
+  const tally = (kind: Criterion["kind"]): Tally => {
+    const idx = criteria.flatMap((c, i) => (c.kind === kind ? [i] : []));
+    return { satisfied: idx.filter((i) => satisfied[i]).length, total: idx.length };
+  };
+  const absence = tally("absence");
+  const score = famaScore(tally("presence"), absence);
+  const metrics: Record<string, number> = { mpa: score.mpa, fama: score.fama };
+  const skipped: Record<string, string> = {};
+  if (absence.total > 0) metrics.faa = score.faa;
+  else skipped.faa = NO_FORGETTING;
+  return { metrics, skipped };
+}
+
+async function judgeCriteria(
+  answer: string,
+  input: ScoreInput,
+  judge: JudgeContext,
+  failed: FailedVerdicts,
+): Promise<ProbeOutcome> {
+  const { probe } = input;
+  const criteria = probe.gold.criteria;
+  const perCriterion = await Promise.all(
+    criteria.map((criterion, i) =>
+      judgeAll(
+        {
+          bench: MEMORA_ID,
+          template: CRITERION_TEMPLATE,
+          // Only `response` and `criterion` are in our template; the rest serve users' own wordings (--prompts).
+          vars: {
+            response: answer,
+            criterion: criterion.text,
+            question: probe.question,
+            question_date: probe.time ?? "",
+            evaluation_type: criterion.kind === "presence" ? "memory_presence" : "forgetting_absence",
+          },
+          schema: CriterionVerdict,
+          part: `criterion:${i}`,
+        },
+        judge,
+      ),
+    ),
+  );
+  const satisfied = perCriterion.map((verdicts, i) =>
+    criterionSatisfied(verdicts, expectedAnswer(criteria[i]!), failed),
+  );
+  const verdicts = perCriterion.flat();
+  const { metrics, skipped } = outcomeMetrics(criteria, satisfied);
+  return {
+    metrics,
+    verdicts,
+    judgeFailures: verdicts.filter((v) => !v.ok).length,
+    ...(Object.keys(skipped).length ? { skipped } : {}),
+  };
+}
+
+async function scoreProbe(input: ScoreInput, ctx: ScoreContext): Promise<ProbeOutcome> {
+  const { record, probe } = input;
+  const criteria = probe.gold.criteria;
+  const failed = failedVerdictsOption(ctx.options);
+  if (record.status === "skipped")
+    return skipAll(`setting skipped: ${record.skipReason ?? "no reason given"}`, criteria);
+  if (record.answerSkipped !== undefined) return skipAll(`no answer: ${record.answerSkipped}`, criteria);
+  if (record.answerError !== undefined) {
+    // A failed answer call is a wrong answer: no criterion met, forgetting ones included.
+    const { metrics, skipped } = outcomeMetrics(
+      criteria,
+      criteria.map(() => false),
+    );
+    return {
+      metrics,
+      verdicts: [],
+      judgeFailures: 0,
+      skipped: { ...skipped, answer: `answer call failed, scored as wrong: ${record.answerError}` },
+    };
+  }
+  if (record.answer === undefined) return skipAll("no answer stored", criteria);
+  // Nothing to ask a judge: the released code scores such a question 0.
+  if (criteria.length === 0) return { ...outcomeMetrics(criteria, []), verdicts: [], judgeFailures: 0 };
+  if (!ctx.judge?.judges.length) return skipAll("no judge configured", criteria);
+  return judgeCriteria(record.answer, input, ctx.judge, failed);
+}
+
+interface Cell {
+  sum: number;
+  n: number;
+}
+
+/** Mean of `metric` per task × duration, over the probes that have it. */
+function cellMeans(scores: readonly ProbeScore[], metric: string): Map<string, Cell> {
+  const cells = new Map<string, Cell>();
+  for (const s of scores) {
+    const v = s.metrics[metric];
+    if (v === undefined || !Number.isFinite(v)) continue;
+    const key = `${s.labels.task}|${s.labels.duration}`;
+    const cell = cells.get(key) ?? { sum: 0, n: 0 };
+    cell.sum += v;
+    cell.n++;
+    cells.set(key, cell);
+  }
+  return cells;
+}
+
+/** A cell's mean ×100, or null when no probe of it was scored. */
+function pct(cells: Map<string, Cell>, task: string, duration: string): { value: number | null; n: number } {
+  const cell = cells.get(`${task}|${duration}`);
+  return cell && cell.n > 0 ? { value: (100 * cell.sum) / cell.n, n: cell.n } : { value: null, n: 0 };
+}
+
+/** Sum of cells; null if any is missing, since a partial sum is not the paper's number. */
+function total(parts: ReadonlyArray<{ value: number | null; n: number }>): { value: number | null; n: number } {
+  const n = parts.reduce((acc, p) => acc + p.n, 0);
+  if (parts.some((p) => p.value === null)) return { value: null, n };
+  return { value: parts.reduce((acc, p) => acc + (p.value ?? 0), 0), n };
+}
+
+function rowLabel(scores: readonly ProbeScore[]): string {
+  const first = scores[0];
+  if (!first) return "ours";
+  return first.setting === "default" ? first.system : `${first.system} (${first.setting})`;
+}
+
+function tables(scores: readonly ProbeScore[]): PaperTable[] {
+  const label = rowLabel(scores);
+  const fama = cellMeans(scores, "fama");
+  const mpa = cellMeans(scores, "mpa");
+
+  const t3 = { cells: {} as Record<string, number | null>, n: {} as Record<string, number> };
+  for (const col of TABLE3_COLUMNS) {
+    const { value, n } = pct(fama, col.task, col.duration);
+    t3.cells[col.key] = value;
+    t3.n[col.key] = n;
+  }
+
+  const t4 = { cells: {} as Record<string, number | null>, n: {} as Record<string, number> };
+  for (const task of TABLE4_COLUMNS) {
+    const { value, n } = total(TABLE5_COLUMNS.map((d) => pct(fama, task, d.duration)));
+    t4.cells[task] = value;
+    t4.n[task] = n;
+  }
+
+  const t5 = { cells: {} as Record<string, number | null>, n: {} as Record<string, number> };
+  for (const col of TABLE5_COLUMNS) {
+    const presence = total(PAPER_TASKS.map((task) => pct(mpa, task, col.duration)));
+    const forgetting = total(PAPER_TASKS.map((task) => pct(fama, task, col.duration)));
+    t5.cells[col.mpa] = presence.value;
+    t5.n[col.mpa] = presence.n;
+    t5.cells[col.reduction] =
+      presence.value === null || forgetting.value === null ? null : forgetting.value - presence.value;
+    t5.n[col.reduction] = forgetting.n;
+  }
+
+  return [
+    {
+      id: TABLE_IDS.taskFama,
+      title: "Memora Table 3: task-level FAMA (0–100) per duration",
+      columns: TABLE3_COLUMNS.map((c) => c.key),
+      rows: [{ label, ...t3 }],
+      note: "Mean FAMA ×100 over the questions of each task × duration; empty where no question was scored.",
+    },
+    {
+      id: TABLE_IDS.aggregatedFama,
+      title: "Memora Table 4: aggregated FAMA, weekly + monthly + quarterly (0–300)",
+      columns: [...TABLE4_COLUMNS],
+      rows: [{ label, ...t4 }],
+      note: "Sum of the task's three Table 3 cells; empty unless all three durations were scored.",
+    },
+    {
+      id: TABLE_IDS.presenceVsFama,
+      title: "Memora Table 5: aggregated memory-presence accuracy over the 3 tasks (0–300), with the FAMA reduction",
+      columns: TABLE5_COLUMNS.flatMap((c) => [c.mpa, c.reduction]),
+      rows: [{ label, ...t5 }],
+      note:
+        "MPA column: sum over the three tasks of mean MPA ×100. Reduction: aggregated FAMA minus aggregated MPA " +
+        "(negative, as the paper prints it). Empty unless all three tasks of the duration were scored.",
+    },
+  ];
+}
+
+export const memoraScorer: BenchmarkScorer = {
+  bench: MEMORA_ID,
+  needsJudge: true,
+  options: {
+    failed_verdicts: {
+      values: [...FAILED_VERDICTS],
+      default: "worst",
+      help:
+        "how a judge verdict that cannot be parsed votes on a criterion: worst = a vote for 'not met' (default); " +
+        "drop = left out, the other judges decide, as in the released code (all failed → not met)",
+    },
+  },
+  stratifyBy: "task",
+  scoreProbe,
+  tables,
+};

@@ -1,0 +1,135 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import type { Command } from "commander";
+import { ConfigError } from "../../core/errors.ts";
+import type { Summary } from "../../run/summary.ts";
+import { markdownTable } from "../../run/table.ts";
+import { judgeAgreement } from "../../score/agreement.ts";
+import { scoreAnswersFile } from "../../score/answers.ts";
+import { type ScoredRow, type ScoreRunOptions, scoreRun } from "../../score/score-run.ts";
+import { log } from "../../util/log.ts";
+
+export interface ScoreFlags {
+  data?: string;
+  answers?: string;
+  judges?: string;
+  judgeLlm?: string;
+  judgeRuns?: string;
+  prompts?: string;
+  scoreOption?: string[];
+  out?: string;
+}
+
+export function scoreOptions(flags: ScoreFlags): ScoreRunOptions {
+  const options: Record<string, string> = {};
+  for (const kv of flags.scoreOption ?? []) {
+    const i = kv.indexOf("=");
+    if (i <= 0) throw new ConfigError(`expected key=value, got "${kv}"`, "score-option", "--score-option");
+    options[kv.slice(0, i)] = kv.slice(i + 1);
+  }
+  const runs = flags.judgeRuns === undefined ? undefined : Number(flags.judgeRuns);
+  if (runs !== undefined && (!Number.isInteger(runs) || runs < 1)) {
+    throw new ConfigError(`expected a whole number ≥ 1, got "${flags.judgeRuns}"`, "judge-runs", "--judge-runs");
+  }
+  return {
+    judges: flags.judges
+      ?.split(",")
+      .map((s) => s.trim())
+      .filter(Boolean),
+    judgeLlm: flags.judgeLlm,
+    judgeRuns: runs,
+    prompts: flags.prompts,
+    options,
+  };
+}
+
+const fmt = (x: number | undefined) =>
+  x === undefined || Number.isNaN(x) ? "–" : Math.abs(x) >= 10 ? x.toFixed(1) : x.toFixed(4);
+
+/** Headline scores of each row, with their CIs, and what was skipped. */
+export function printScores(summary: Summary): void {
+  const rows = summary.results as ScoredRow[];
+  const keys = [...new Set(rows.flatMap((r) => Object.keys(r.ci ?? {})))].filter(
+    (k) => !/_ms_|^recall|^ndcg|^seh_prov|^srs_prov|^stale|context_tokens/.test(k),
+  );
+  const lines = [`Scores (${summary.benchmark}; 95% bootstrap CIs):`, ""];
+  lines.push(
+    markdownTable(
+      ["system", "setting", "n", ...keys, "judge failures"],
+      rows.map((r) => [
+        r.system,
+        r.setting,
+        String(r.n),
+        ...keys.map((k) => {
+          const ci = r.ci?.[k];
+          return r.metrics[k] === undefined
+            ? "–"
+            : `${fmt(r.metrics[k])}${ci ? ` [${fmt(ci[0])}, ${fmt(ci[1])}]` : ""}`;
+        }),
+        String(r.judge_failures ?? 0),
+      ]),
+    ),
+  );
+  const skipped = rows.filter((r) => r.skipped.length);
+  if (skipped.length) {
+    lines.push("", "Skipped:");
+    for (const r of skipped)
+      for (const s of r.skipped) lines.push(`- ${r.system}/${r.setting} ${s}: ${r.skipReasons[s]}`);
+  }
+  const failures = rows.flatMap((r) => r.judgeFailureList ?? []);
+  if (failures.length) {
+    lines.push("", `Judge verdicts that could not be parsed (${failures.length}, scored as the worst outcome):`);
+    for (const f of failures.slice(0, 20))
+      lines.push(`- ${f.episodeId}/${f.probeId} (${f.judge}): ${f.reason.slice(0, 160)}`);
+  }
+  process.stdout.write(`${lines.join("\n")}\n`);
+}
+
+export function registerScoreCommands(program: Command): void {
+  program
+    .command("score")
+    .description("score a stored run again (other judges or prompts), or score an answers file produced elsewhere")
+    .argument("<target>", "a run directory, or a benchmark id together with --data and --answers")
+    .option("--data <path>", "with a benchmark id: its data")
+    .option("--answers <file>", "with a benchmark id: JSONL of {question_id, hypothesis[, episode_id]}")
+    .option("--judges <names>", "comma-separated judge names: model names, or the `model` field of scripted rules")
+    .option(
+      "--judge-llm <spec>",
+      "judge model spec: openai, openai:MODEL or scripted:FILE (default: settings / the run's --llm)",
+    )
+    .option("--judge-runs <n>", "samples per judge, majority-voted", "1")
+    .option("--prompts <dir>", "your own prompt templates: <dir>/<bench>/<template>.md (default: membench's)")
+    .option("--score-option <key=value...>", "benchmark scoring options (see docs/scoring/<bench>.md)")
+    .option("--out <dir>", "with --answers: parent folder of the new run directory", "runs")
+    .action(async (target: string, flags: ScoreFlags) => {
+      const options = scoreOptions(flags);
+      if (existsSync(join(target, "config.json"))) {
+        const { summary } = await scoreRun(target, options);
+        printScores(summary);
+        return;
+      }
+      if (!flags.data || !flags.answers) {
+        throw new ConfigError(
+          `"${target}" is not a run directory; to score answers give a benchmark id with --data and --answers`,
+          "target",
+        );
+      }
+      const outcome = await scoreAnswersFile(target, flags.data, flags.answers, { ...options, out: flags.out });
+      printScores(outcome.summary);
+      log.info(`scored run stored in ${outcome.dir}`);
+    });
+
+  program
+    .command("judge-agreement")
+    .description("Cohen's kappa between every pair of raters in a CSV (header: id,<rater>,<rater>,…)")
+    .argument("<labels.csv>", "one row per judged item, one column per judge or human")
+    .action((file: string) => {
+      const rows = judgeAgreement(file);
+      process.stdout.write(
+        `${markdownTable(
+          ["rater A", "rater B", "n", "agreement", "kappa"],
+          rows.map((r) => [r.a, r.b, String(r.n), r.agreement.toFixed(3), r.kappa.toFixed(3)]),
+        )}\n`,
+      );
+    });
+}

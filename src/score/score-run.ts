@@ -1,0 +1,402 @@
+/**
+ * Scores a stored run: every probe record through its benchmark's scorer,
+ * with the judges, prompts and options given, then folds the scores into
+ * summary.json. Re-scoring never redoes retrieval or answers.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import PQueue from "p-queue";
+import { loadDataset } from "../benchmarks/index.ts";
+import { ConfigError } from "../core/errors.ts";
+import type { Episode, Probe } from "../core/model.ts";
+import {
+  createChatModel,
+  type ManagedChatModel,
+  modelConfigured,
+  resolveModelSettings,
+  withModelName,
+} from "../llm/create.ts";
+import { type ProbeRecord, type Setting, type UnitInfo, unitId } from "../run/record.ts";
+import { type Override, RunStore, STORE_FILE } from "../run/store.ts";
+import { type ResultRow, type Summary, summarise } from "../run/summary.ts";
+import { log } from "../util/log.ts";
+import { bootstrapStatCI } from "./bootstrap.ts";
+import type { JudgeContext, NamedJudge } from "./judge.ts";
+import { PromptSet } from "./prompts.ts";
+import { scorerFor } from "./scorers.ts";
+import { type BenchmarkScorer, meanMetrics, type PaperTable, type ProbeScore, type ScoreContext } from "./types.ts";
+
+export interface ScoreRunOptions {
+  /** Judge names (`--judges a,b,c`): model names, or the `model` field of scripted rules. */
+  judges?: string[];
+  /** Model spec for judges (`openai`, `openai:MODEL`, `scripted:FILE`); default: settings, then the run's `--llm`. */
+  judgeLlm?: string;
+  judgeRuns?: number;
+  /** A folder with the user's own prompt templates. */
+  prompts?: string;
+  /** Benchmark options, e.g. `{ aa: "code" }`. */
+  options?: Record<string, string>;
+  concurrency?: number;
+}
+
+export interface ScoreOutcome {
+  summary: Summary;
+  scores: ProbeScore[];
+}
+
+/** Extra fields scoring adds to a summary row. */
+export interface ScoredRow extends ResultRow {
+  ci?: Record<string, [number, number]>;
+  promptSet?: string;
+  judges?: string[];
+  judge_failures?: number;
+  judgeFailureList?: Array<{ episodeId: string; probeId: string; judge: string; reason: string }>;
+  tables?: PaperTable[];
+}
+
+interface RunConfigLike {
+  variant?: string | null;
+  options: { benchmark: string; data: string; systems: string[]; settings: Setting[]; llm?: string } & Record<
+    string,
+    unknown
+  >;
+}
+
+function readConfig(dir: string): RunConfigLike {
+  try {
+    return JSON.parse(readFileSync(join(dir, "config.json"), "utf8")) as RunConfigLike;
+  } catch (error) {
+    throw new ConfigError(`cannot read ${join(dir, "config.json")}: ${(error as Error).message}`, "runDir");
+  }
+}
+
+/** Builds the named judges, or none (with the reason) when no model is configured. */
+export function buildJudges(
+  options: ScoreRunOptions,
+  fallbackLlm?: string,
+): { judges: NamedJudge[]; models: ManagedChatModel[]; reason?: string } {
+  const spec = options.judgeLlm ?? fallbackLlm;
+  const status = modelConfigured({ flags: { llm: spec } });
+  if (!status.configured) return { judges: [], models: [], reason: `no judge configured (${status.reason})` };
+  const s = resolveModelSettings({ flags: { llm: spec } });
+  const names = options.judges?.length
+    ? options.judges
+    : [s.judgeModel ?? (s.spec.kind === "openai" ? (s.spec.model ?? s.model ?? "judge") : (s.spec.name ?? "judge"))];
+  const models: ManagedChatModel[] = [];
+  let shared: ManagedChatModel | undefined;
+  const judges = names.map((name) => {
+    const model = createChatModel({
+      spec: withModelName(s.spec, name),
+      baseUrl: s.baseUrl,
+      apiKey: s.apiKey,
+      cacheDir: s.cacheDir,
+      timeoutMs: s.timeoutMs,
+      maxRetries: s.maxRetries,
+      concurrency: s.concurrency,
+      rps: s.rps,
+      // One endpoint budget and one ledger for all judges.
+      limiter: shared?.limiter,
+      accounting: shared?.accounting,
+      cache: shared?.cache,
+    });
+    shared ??= model;
+    models.push(model);
+    return { name, model };
+  });
+  return { judges, models };
+}
+
+function scorerOptions(scorer: BenchmarkScorer, given: Record<string, string> = {}): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, spec] of Object.entries(scorer.options ?? {})) {
+    const value = given[key] ?? spec.default;
+    if (spec.values.length && !spec.values.includes(value)) {
+      throw new ConfigError(`expected one of ${spec.values.join(", ")}, got "${value}"`, key, "--score-option");
+    }
+    out[key] = value;
+  }
+  for (const key of Object.keys(given)) {
+    if (!(key in out)) {
+      const known = Object.keys(scorer.options ?? {});
+      throw new ConfigError(
+        `${scorer.bench} has no option "${key}"${known.length ? ` (known: ${known.join(", ")})` : ""}`,
+        key,
+        "--score-option",
+      );
+    }
+  }
+  return out;
+}
+
+/** Scores records; probes are looked up by episode and probe id. */
+export async function scoreRecords(
+  scorer: BenchmarkScorer,
+  records: readonly ProbeRecord[],
+  episodes: ReadonlyMap<string, Episode>,
+  ctx: ScoreContext,
+  concurrency = 8,
+): Promise<ProbeScore[]> {
+  const queue = new PQueue({ concurrency });
+  const out: Array<ProbeScore | undefined> = new Array(records.length);
+  records.forEach((record, i) => {
+    if (record.status !== "done") return;
+    const episode = episodes.get(record.episodeId);
+    const probe: Probe | undefined = episode?.probes.find((p) => p.id === record.probeId);
+    if (!episode || !probe) {
+      log.warn(`no probe ${record.episodeId}/${record.probeId} in the data any more: not scored`);
+      return;
+    }
+    queue.add(async () => {
+      const outcome = await scorer.scoreProbe({ record, probe, episode }, ctx);
+      out[i] = {
+        ...outcome,
+        system: record.system,
+        setting: record.setting,
+        episodeId: record.episodeId,
+        probeId: record.probeId,
+        labels: record.labels,
+      };
+    });
+  });
+  await queue.onIdle();
+  return out.filter((s): s is ProbeScore => s !== undefined);
+}
+
+function headline(scorer: BenchmarkScorer, scores: readonly ProbeScore[], ctx: ScoreContext): Record<string, number> {
+  return scorer.aggregate ? scorer.aggregate(scores, ctx) : meanMetrics(scores);
+}
+
+/** Folds scores into the summary rows: metrics, per-label metrics, CIs, failures, tables. */
+export function applyScores(
+  summary: Summary,
+  scores: readonly ProbeScore[],
+  scorer: BenchmarkScorer,
+  ctx: ScoreContext,
+  judgeInfo: Pick<ScoringInfo, "promptSet" | "judges" | "reason">,
+): Summary {
+  const rows = summary.results as ScoredRow[];
+  for (const row of rows) {
+    const mine = scores.filter((s) => s.system === row.system && s.setting === row.setting);
+    if (!mine.length) continue;
+    const metrics = headline(scorer, mine, ctx);
+    Object.assign(row.metrics, metrics);
+    for (const [label, groups] of Object.entries(row.byLabel)) {
+      for (const [value, cell] of Object.entries(groups)) {
+        Object.assign(
+          cell,
+          headline(
+            scorer,
+            mine.filter((s) => s.labels[label] === value),
+            ctx,
+          ),
+        );
+      }
+    }
+    // The CI of each headline number is bootstrapped through the scorer's own
+    // aggregation, so macro averages and ×100 tables get intervals of the same statistic.
+    const strata = scorer.stratifyBy;
+    const ci = bootstrapStatCI(
+      mine,
+      strata ? mine.map((s) => s.labels[strata] ?? "") : undefined,
+      (sample) => headline(scorer, sample, ctx),
+      { iterations: 500 },
+    );
+    row.ci = ci;
+    row.promptSet = judgeInfo.promptSet;
+    row.judges = judgeInfo.judges;
+    row.judge_failures = mine.reduce((n, s) => n + s.judgeFailures, 0);
+    row.judgeFailureList = mine.flatMap((s) =>
+      s.verdicts
+        .filter((v) => !v.ok)
+        .map((v) => ({ episodeId: s.episodeId, probeId: s.probeId, judge: v.judge, reason: v.failure ?? "" })),
+    );
+    row.tables = scorer.tables?.(mine, ctx) ?? [];
+    const judged = mine.some((s) => s.verdicts.length > 0);
+    row.skipped = row.skipped.filter((stage) => stage !== "judge");
+    delete row.skipReasons.judge;
+    if (scorer.needsJudge && !judged) {
+      row.skipped.push("judge");
+      row.skipReasons.judge = judgeInfo.reason ?? "no judge verdicts";
+    }
+  }
+  if (scorer.crossSetting) {
+    const cross = scorer.crossSetting.bind(scorer);
+    for (const system of new Set(rows.map((r) => r.system))) {
+      const bySetting = (keep: (s: ProbeScore) => boolean) => {
+        const out: Partial<Record<Setting, ProbeScore[]>> = {};
+        for (const s of scores.filter((x) => x.system === system && keep(x))) (out[s.setting] ??= []).push(s);
+        return out;
+      };
+      const row = rows.find((r) => r.system === system && r.setting === "default");
+      if (!row) continue;
+      Object.assign(row.metrics, cross(bySetting(() => true)));
+      // The same cross-setting figures per category (e.g. the waterfall per relation type).
+      for (const [label, groups] of Object.entries(row.byLabel)) {
+        for (const [value, cell] of Object.entries(groups)) {
+          Object.assign(cell, cross(bySetting((s) => s.labels[label] === value)));
+        }
+      }
+    }
+  }
+  return summary;
+}
+
+/** The answer-stage usage a run recorded, kept across re-scores. */
+function readPreviousUsage(dir: string): Summary["usage"] {
+  try {
+    return (JSON.parse(readFileSync(join(dir, "summary.json"), "utf8")) as Summary).usage;
+  } catch {
+    return undefined;
+  }
+}
+
+/** How a run was last scored, so summaries can be rebuilt (after an override) without judges. */
+export interface ScoringInfo {
+  promptSet: string;
+  judges: string[];
+  options: Record<string, string>;
+  reason?: string;
+}
+
+export const SCORING_FILE = "scoring.json";
+
+/**
+ * Rebuilds summary.json from what the run stored — records, scores, manual
+ * overrides — with no model call. Used after every scoring and every override.
+ */
+export function summarizeRun(dir: string): { summary: Summary; scores: ProbeScore[] } {
+  const config = readConfig(dir);
+  const store = new RunStore(join(dir, STORE_FILE));
+  let records: ProbeRecord[];
+  let units: UnitInfo[];
+  let scores: ProbeScore[];
+  let overrides: Override[];
+  try {
+    records = store.records();
+    units = store.units();
+    scores = store.scores<ProbeScore>();
+    overrides = store.overrides();
+  } finally {
+    store.close();
+  }
+  const previous = readPreviousSummary(dir);
+  let summary = summarise(
+    { benchmark: config.options.benchmark, variant: config.variant ?? undefined, data: config.options.data },
+    records,
+    units,
+    config.options.systems,
+    config.options.settings,
+  );
+  if (previous?.usage) summary.usage = previous.usage;
+  if (previous?.judgeUsage) summary.judgeUsage = previous.judgeUsage;
+  const scorer = scorerFor(config.options.benchmark);
+  const info = readScoringInfo(dir);
+  if (scorer && info && scores.length) {
+    applyOverrides(scores, overrides);
+    summary = applyScores(summary, scores, scorer, { options: info.options, data: config.options.data }, info);
+  }
+  writeFileSync(join(dir, "summary.json"), `${JSON.stringify(summary, null, 2)}\n`);
+  return { summary, scores };
+}
+
+/** Replaces scored metric values by a person's overrides, keeping the scorer's value beside. */
+export function applyOverrides(scores: ProbeScore[], overrides: readonly Override[]): void {
+  for (const o of overrides) {
+    const s = scores.find(
+      (x) => unitId(x.system, x.episodeId) === o.unitId && x.probeId === o.probeId && x.setting === o.setting,
+    );
+    if (!s) continue;
+    s.overrides = {
+      ...s.overrides,
+      [o.metric]: { value: o.value, previous: s.metrics[o.metric], comment: o.comment, at: o.at },
+    };
+    s.metrics[o.metric] = o.value;
+  }
+}
+
+function readPreviousSummary(dir: string): Summary | undefined {
+  try {
+    return JSON.parse(readFileSync(join(dir, "summary.json"), "utf8")) as Summary;
+  } catch {
+    return undefined;
+  }
+}
+
+function readScoringInfo(dir: string): ScoringInfo | undefined {
+  try {
+    return JSON.parse(readFileSync(join(dir, SCORING_FILE), "utf8")) as ScoringInfo;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Re-scores a stored run with the given judges, prompts and options, and rewrites summary.json. */
+export async function scoreRun(dir: string, options: ScoreRunOptions = {}): Promise<ScoreOutcome> {
+  const config = readConfig(dir);
+  const bench = config.options.benchmark;
+  const scorer = scorerFor(bench);
+  if (!scorer) {
+    log.warn(`${bench} has no scorer: only retrieval metrics are reported`);
+    return summarizeRun(dir);
+  }
+  const store = new RunStore(join(dir, STORE_FILE));
+  let records: ProbeRecord[];
+  try {
+    records = store.records();
+  } finally {
+    store.close();
+  }
+  const dataset = await loadDataset(bench, config.options.data, { strict: true });
+  const prompts = new PromptSet(options.prompts);
+  const { judges, models, reason } = buildJudges(options, config.options.llm);
+  const judge: JudgeContext | undefined = judges.length
+    ? { judges, runs: Math.max(1, options.judgeRuns ?? 1), prompts }
+    : undefined;
+  // A protocol setting that is also a scoring option (RealMem's memory/session
+  // context) carries over from the run, unless given explicitly.
+  const protocol = (config.options.protocol ?? {}) as Record<string, unknown>;
+  const inherited = Object.fromEntries(
+    Object.keys(scorer.options ?? {})
+      .filter((k) => typeof protocol[k] === "string")
+      .map((k) => [k, protocol[k] as string]),
+  );
+  const ctx: ScoreContext = {
+    judge,
+    options: scorerOptions(scorer, { ...inherited, ...options.options }),
+    data: config.options.data,
+  };
+  if (!judge && scorer.needsJudge) log.info(`${reason}: judged metrics will be skipped`);
+  const episodes = new Map(dataset.episodes.map((e) => [e.id, e]));
+  try {
+    const scores = await scoreRecords(scorer, records, episodes, ctx, options.concurrency);
+    const reopened = new RunStore(join(dir, STORE_FILE));
+    try {
+      reopened.replaceScores(
+        scores.map((s) => ({
+          unitId: unitId(s.system, s.episodeId),
+          probeId: s.probeId,
+          setting: s.setting,
+          record: s,
+        })),
+      );
+    } finally {
+      reopened.close();
+    }
+    const info: ScoringInfo = {
+      promptSet: prompts.name,
+      judges: judges.map((j) => j.name),
+      options: ctx.options,
+      reason,
+    };
+    writeFileSync(join(dir, SCORING_FILE), `${JSON.stringify(info, null, 2)}\n`);
+    const judgeUsage = models[0]?.accounting.snapshot();
+    const previous = readPreviousSummary(dir);
+    if (previous && judgeUsage) {
+      previous.judgeUsage = judgeUsage;
+      writeFileSync(join(dir, "summary.json"), `${JSON.stringify(previous, null, 2)}\n`);
+    }
+    return summarizeRun(dir);
+  } finally {
+    for (const m of models) m.close();
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * The scoring contract. A benchmark's `score.ts` exports a `BenchmarkScorer`;
+ * `score/score-run.ts` feeds it every stored probe record and folds what it
+ * returns into summary.json and the paper-layout tables.
+ */
+import type { Episode, Probe } from "../core/model.ts";
+import type { ProbeRecord, Setting } from "../run/record.ts";
+import type { JudgeContext, VerdictRecord } from "./judge.ts";
+
+export interface ScoreInput {
+  /** What the run stored: answer (or why none), retrieved items, context, setting. */
+  record: ProbeRecord;
+  probe: Probe;
+  episode: Episode;
+}
+
+export interface ScoreContext {
+  /** Absent when no model is configured: judged metrics are then skipped, never guessed. */
+  judge?: JudgeContext;
+  /** Benchmark options (`--score-option key=value`), defaults filled in. */
+  options: Record<string, string>;
+  /** The data path the run read, for scorers that need a release file beside it. */
+  data?: string;
+}
+
+/** What a scorer returns for one probe record. */
+export interface ProbeOutcome {
+  /** Per-probe metric values, keyed as in summary.json (`accuracy`, `qa_score`, `fama`, …). */
+  metrics: Record<string, number>;
+  verdicts: VerdictRecord[];
+  /** Judge calls whose verdict could not be parsed (scored as the worst outcome). */
+  judgeFailures: number;
+  /** Metrics that could not be computed for this probe and why (e.g. `{"mem_recall": "no gold memory"}`). */
+  skipped?: Record<string, string>;
+}
+
+export interface ProbeScore extends ProbeOutcome {
+  system: string;
+  setting: Setting;
+  episodeId: string;
+  probeId: string;
+  labels: Record<string, string>;
+  /** Metrics a person corrected, with the scorer's value they replaced. */
+  overrides?: Record<string, { value: number; previous: number | undefined; comment: string; at?: string }>;
+}
+
+export interface PaperTable {
+  id: string;
+  title: string;
+  /** Column keys in the paper's order. */
+  columns: string[];
+  rows: Array<{ label: string; cells: Record<string, number | null>; n?: Record<string, number> }>;
+  note?: string;
+}
+
+export interface ScorerOption {
+  /** Allowed values; empty for a free value such as a path. */
+  values: string[];
+  default: string;
+  help: string;
+}
+
+export interface BenchmarkScorer {
+  bench: string;
+  /** Whether any metric needs a judge (if so and none is configured, those metrics are skipped). */
+  needsJudge: boolean;
+  options?: Record<string, ScorerOption>;
+  /** The label whose values stratify the bootstrap (the paper's category). */
+  stratifyBy?: string;
+  scoreProbe(input: ScoreInput, ctx: ScoreContext): Promise<ProbeOutcome>;
+  /**
+   * Headline metrics of one system × setting. Default: the mean of every
+   * per-probe metric over the probes that have it.
+   */
+  aggregate?(scores: readonly ProbeScore[], ctx: ScoreContext): Record<string, number>;
+  /** Metrics that need several settings of one system (SubtleMemory's waterfall), added to its default row. */
+  crossSetting?(bySetting: Partial<Record<Setting, readonly ProbeScore[]>>): Record<string, number>;
+  /** The paper's tables for one system × setting. */
+  tables?(scores: readonly ProbeScore[], ctx: ScoreContext): PaperTable[];
+}
+
+/** Mean of each metric over the scores that carry it. */
+export function meanMetrics(scores: readonly ProbeScore[]): Record<string, number> {
+  const sums = new Map<string, { s: number; n: number }>();
+  for (const score of scores) {
+    for (const [k, v] of Object.entries(score.metrics)) {
+      if (!Number.isFinite(v)) continue;
+      const e = sums.get(k) ?? { s: 0, n: 0 };
+      e.s += v;
+      e.n++;
+      sums.set(k, e);
+    }
+  }
+  return Object.fromEntries([...sums].map(([k, e]) => [k, e.s / e.n]));
+}
