@@ -8,6 +8,7 @@ import { Bm25System } from "./bm25.ts";
 import { DenseSystem } from "./dense.ts";
 import { FullContextSystem } from "./full-context.ts";
 import { HybridSystem } from "./hybrid.ts";
+import { LedgerSystem } from "./ledger.ts";
 import { NoneSystem } from "./none.ts";
 import type { MemorySystem } from "./types.ts";
 
@@ -29,8 +30,8 @@ export const SYSTEMS: Readonly<Record<string, SystemFactory>> = {
   "dense-session": (o) => new DenseSystem({ embedder: o.embedder, unit: "session" }),
   hybrid: (o) => new HybridSystem({ embedder: o.embedder, unit: "turn" }),
   "hybrid-session": (o) => new HybridSystem({ embedder: o.embedder, unit: "session" }),
+  ledger: (o) => new LedgerSystem({ embedder: o.embedder, tokenBudget: o.tokenBudget }),
   // Still to come, each one file plus one line here:
-  // ledger: (o) => new LedgerSystem(...)          adapter over src/ledger/
   // http / mem0 / zep / letta / supermemory       external systems over HTTP
 };
 

@@ -16,6 +16,7 @@ describe("system registry", () => {
       "dense-session",
       "hybrid",
       "hybrid-session",
+      "ledger",
     ]);
   });
 

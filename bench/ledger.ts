@@ -1,0 +1,264 @@
+/**
+ * The ledger's numbers: (1) retrieval against the baselines on each sample in
+ * ../shared/datasets (or the project fixtures when it is absent), every system in
+ * the same run and with the same embedder; (2) latency and footprint at scale on
+ * a deterministic synthetic history of 100k memories.
+ *
+ * Run alone with `npx tsx bench/ledger.ts [retrieval|latency]`. The embedder for
+ * (1) is MEMBENCH_EMBEDDER or use-lite (vectors cached after the first run); the
+ * 100k test uses hashing:256, as embedding 100k texts with USE-lite takes too long
+ * here, and USE-lite's own query time is reported beside it.
+ */
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { createEmbedder } from "../src/embed/create.ts";
+import type { Embedder } from "../src/embed/types.ts";
+import { Ledger } from "../src/ledger/ledger.ts";
+import type { LedgerTurn } from "../src/ledger/types.ts";
+import { startRun } from "../src/run/runner.ts";
+import type { ResultRow } from "../src/run/summary.ts";
+
+const SHARED = resolve(import.meta.dirname, "../../shared/datasets");
+const FIXTURES = resolve(import.meta.dirname, "../test/fixtures");
+
+interface Case {
+  bench: string;
+  shared: string;
+  fixture: string;
+  /** Columns: label and how to read it from a result row. */
+  columns: Array<[string, (row: ResultRow) => number | undefined]>;
+}
+
+const m = (key: string) => (row: ResultRow) => row.metrics[key];
+const byLabel = (label: string, value: string, key: string) => (row: ResultRow) => row.byLabel[label]?.[value]?.[key];
+
+/** LoCoMo recall over categories 1–4: the n-weighted mean of the per-category means, adversarial left out. */
+function locomoCats14(key: string) {
+  return (row: ResultRow) => {
+    const groups = Object.entries(row.byLabel.category ?? {}).filter(([c]) => c !== "adversarial");
+    const n = groups.reduce((s, [, g]) => s + (g.n_retrieval ?? 0), 0);
+    return n ? groups.reduce((s, [, g]) => s + (g[key] ?? 0) * (g.n_retrieval ?? 0), 0) / n : undefined;
+  };
+}
+
+const CASES: Case[] = [
+  {
+    bench: "realmem",
+    shared: "realmem",
+    fixture: "realmem",
+    columns: [
+      ["NDCG_realmem@10", m("ndcg_realmem@10")],
+      ["recall_all@10", m("recall_all@10")],
+      ["recall_all@20", m("recall_all@20")],
+    ],
+  },
+  {
+    bench: "locomo",
+    shared: "locomo",
+    fixture: "locomo",
+    columns: [
+      ["recall_all@10 cat1-4", locomoCats14("recall_all@10")],
+      ["recall_all@10 all", m("recall_all@10")],
+    ],
+  },
+  {
+    bench: "subtlememory",
+    shared: "subtlememory",
+    fixture: "subtlememory",
+    columns: [
+      ["recall_all@5", m("recall_all@5")],
+      ["nuanced", byLabel("relation_type", "nuanced", "recall_all@5")],
+      ["complementary", byLabel("relation_type", "complementary", "recall_all@5")],
+      ["contradictory", byLabel("relation_type", "contradictory", "recall_all@5")],
+    ],
+  },
+  {
+    bench: "memora",
+    shared: "memora/weekly",
+    fixture: "memora/weekly",
+    columns: [
+      ["recall@10", m("recall@10")],
+      ["stale@10 (lower is better)", m("stale@10")],
+      ["recall_all@10", m("recall_all@10")],
+    ],
+  },
+];
+
+const SYSTEMS = ["bm25", "bm25-session", "hybrid", "hybrid-session", "ledger"];
+
+function fmt(x: number | undefined): string {
+  return x === undefined || !Number.isFinite(x) ? "–" : x.toFixed(3);
+}
+
+export async function runRetrievalComparison(embedder = process.env.MEMBENCH_EMBEDDER ?? "use-lite"): Promise<void> {
+  console.log(`\n## ledger retrieval vs baselines (embedder ${embedder}, every system in one run)\n`);
+  for (const c of CASES) {
+    const shared = join(SHARED, c.shared);
+    const data = existsSync(shared) ? shared : join(FIXTURES, c.fixture);
+    if (!existsSync(data)) {
+      console.log(`${c.bench}: no data, skipped`);
+      continue;
+    }
+    const out = mkdtempSync(join(tmpdir(), "mb-ledger-bench-"));
+    try {
+      const started = performance.now();
+      const run = await startRun({ benchmark: c.bench, data, systems: SYSTEMS, out, progress: false, embedder });
+      const seconds = ((performance.now() - started) / 1000).toFixed(0);
+      console.log(`### ${c.bench} — ${data.startsWith(SHARED) ? "shared sample" : "project fixture"} (${seconds} s)\n`);
+      console.log(`| system | ${c.columns.map(([label]) => label).join(" | ")} | search p95 ms |`);
+      console.log(`|---|${c.columns.map(() => "---:").join("|")}|---:|`);
+      for (const row of run.summary.results) {
+        const cells = c.columns.map(([, read]) => fmt(read(row)));
+        console.log(`| ${row.system} | ${cells.join(" | ")} | ${fmt(row.metrics.search_ms_p95)} |`);
+      }
+      console.log("");
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  }
+}
+
+// ---------------------------------------------------------------- synthetic scale test
+
+const PEOPLE = ["sister", "brother", "mom", "dad", "friend", "boss", "cousin", "neighbor"];
+const PLACES = ["Boston", "Denver", "Austin", "Lisbon", "Osaka", "Bergen", "Quito", "Perth", "Leeds", "Turin"];
+const NOUNS = ["coffee", "tea", "jazz", "sushi", "hiking", "chess", "pottery", "tennis", "ramen", "poetry", "cycling"];
+const WORDS =
+  "alpha bravo cedar delta ember fjord garnet harbor indigo juniper kestrel lumen meadow nectar orchid pylon quartz raven sierra tundra umber velvet willow xenon yarrow zephyr".split(
+    " ",
+  );
+
+/** A deterministic PRNG (mulberry32), so every run builds the same history. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** One user turn that the offline extractor turns into exactly one memory. */
+function syntheticTurn(i: number, rnd: () => number): string {
+  const pick = <T>(xs: readonly T[]) => xs[Math.floor(rnd() * xs.length)]!;
+  const tag = `${pick(WORDS)}${i % 997}`;
+  switch (i % 4) {
+    case 0:
+      return `I live in ${pick(PLACES)} near the ${tag} district.`;
+    case 1:
+      return `I love ${pick(NOUNS)} ${tag} on most days.`;
+    case 2:
+      return `My ${pick(PEOPLE)} works as a ${tag} engineer.`;
+    default:
+      return `I'm going to visit the ${tag} museum with ${pick(PEOPLE)}s.`;
+  }
+}
+
+function sessionsOf(turns: number, perSession: number, rnd: () => number) {
+  const out: Array<{ sessionId: string; sessionIndex: number; time: string; turns: LedgerTurn[] }> = [];
+  for (let s = 0; s * perSession < turns; s++) {
+    const batch: LedgerTurn[] = [];
+    for (let j = 0; j < perSession && s * perSession + j < turns; j++) {
+      const i = s * perSession + j;
+      batch.push({ id: `t${i}`, role: "user", content: syntheticTurn(i, rnd) });
+    }
+    const day = new Date(Date.UTC(2020, 0, 1) + s * 3_600_000).toISOString();
+    out.push({ sessionId: `s${s}`, sessionIndex: s, time: day, turns: batch });
+  }
+  return out;
+}
+
+function percentile(xs: number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
+}
+
+async function ingest(turns: number, embedder: Embedder | undefined) {
+  const ledger = new Ledger({ embedder });
+  const sessions = sessionsOf(turns, 20, prng(7));
+  const started = performance.now();
+  for (const s of sessions) await ledger.add("bench", s);
+  const seconds = (performance.now() - started) / 1000;
+  return { ledger, seconds, turnsPerSecond: turns / seconds };
+}
+
+export async function runLatencyBench(size = Number(process.env.LEDGER_BENCH_SIZE ?? 100_000)): Promise<void> {
+  const hashing = await createEmbedder("hashing:256");
+  console.log(`\n## ledger latency and footprint (synthetic, ${size} turns → ${size} memories)\n`);
+  const small = Math.min(size, 10_000);
+  const lexical = await ingest(small, undefined);
+  const lexicalBytes = lexical.ledger.store.bytes();
+  lexical.ledger.close();
+  const { ledger, seconds, turnsPerSecond } = await ingest(size, hashing);
+  const memories = ledger.store.memoryCount("bench");
+  const bytes = ledger.store.bytes();
+  const rnd = prng(99);
+  const queries = Array.from({ length: 200 }, (_, i) => {
+    const text = syntheticTurn(i * 7 + 3, rnd);
+    return i % 2 ? `Where does my ${PEOPLE[i % PEOPLE.length]} work? ${text.split(" ").slice(3, 6).join(" ")}` : text;
+  });
+  const embedStart = performance.now();
+  const vectors = await hashing.embed(queries);
+  const hashingQueryMs = (performance.now() - embedStart) / queries.length;
+  for (let i = 0; i < 20; i++) ledger.searchWithVector("bench", queries[i]!, vectors[i], { k: 10 });
+  const ms: number[] = [];
+  queries.forEach((q, i) => {
+    const t = performance.now();
+    ledger.searchWithVector("bench", q, vectors[i], { k: 10 });
+    ms.push(performance.now() - t);
+  });
+  const lexicalMs: number[] = [];
+  for (const q of queries) {
+    const t = performance.now();
+    ledger.searchWithVector("bench", q, undefined, { k: 10 });
+    lexicalMs.push(performance.now() - t);
+  }
+  ledger.close();
+  let useLite = "unavailable";
+  try {
+    const lite = await createEmbedder("use-lite", { cache: false });
+    await lite.embed(["warm up"]);
+    const t: number[] = [];
+    for (const q of queries.slice(0, 20)) {
+      const s = performance.now();
+      await lite.embed([q]);
+      t.push(performance.now() - s);
+    }
+    useLite = `p50 ${percentile(t, 50).toFixed(1)} ms, p95 ${percentile(t, 95).toFixed(1)} ms (512-dim, one query per call)`;
+  } catch (error) {
+    useLite = `unavailable (${(error as Error).message})`;
+  }
+  console.log("| measure | value |");
+  console.log("|---|---:|");
+  console.log(`| memories in the store | ${memories} |`);
+  console.log(
+    `| search p50 / p95, hybrid (hashing:256 float vectors, sign-bit prefilter), query embedding excluded | ${percentile(ms, 50).toFixed(1)} / ${percentile(ms, 95).toFixed(1)} ms |`,
+  );
+  console.log(
+    `| search p50 / p95, lexical only | ${percentile(lexicalMs, 50).toFixed(1)} / ${percentile(lexicalMs, 95).toFixed(1)} ms |`,
+  );
+  console.log(`| query embedding, hashing:256 | ${hashingQueryMs.toFixed(3)} ms |`);
+  console.log(`| query embedding, use-lite | ${useLite} |`);
+  console.log(
+    `| ingest with hashing:256 embeddings | ${turnsPerSecond.toFixed(0)} turns/s (${seconds.toFixed(0)} s) |`,
+  );
+  console.log(`| ingest without embeddings (${small} turns) | ${lexical.turnsPerSecond.toFixed(0)} turns/s |`);
+  console.log(`| store size per 1k turns, with vectors | ${(bytes / (size / 1000) / 1024).toFixed(0)} KiB |`);
+  console.log(
+    `| store size per 1k turns, without vectors | ${(lexicalBytes / (small / 1000) / 1024).toFixed(0)} KiB |`,
+  );
+}
+
+export async function runLedgerBench(): Promise<void> {
+  await runRetrievalComparison();
+  await runLatencyBench();
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const which = process.argv[2] ?? "all";
+  if (which === "all" || which === "retrieval") await runRetrievalComparison();
+  if (which === "all" || which === "latency") await runLatencyBench();
+}

@@ -1,0 +1,71 @@
+/**
+ * The context builder: renders hits for a reader within a token budget, each with
+ * its date and source, and memory flags — "updated on …" for a value that was
+ * superseded, "conflicts with …" for both sides of a contradiction, "when …" for
+ * a conditional preference.
+ */
+import { countTokens } from "../tokens/count.ts";
+import type { Hit, Memory } from "./types.ts";
+
+export interface ContextOptions {
+  /** o200k tokens at most (default 4000). */
+  tokenBudget?: number;
+}
+
+export interface RenderedContext {
+  text: string;
+  tokens: number;
+  /** Hits that fit. */
+  used: number;
+}
+
+function day(time: string | undefined): string {
+  return time ? time.slice(0, 10) : "undated";
+}
+
+/** Flags of one memory, from its status and the links among the hits. */
+export function memoryFlags(m: Memory, hit: Hit, byId: ReadonlyMap<string, Memory>): string[] {
+  const flags: string[] = [];
+  if (m.condition) flags.push(`when ${m.condition.replace(/^when\s+/i, "")}`);
+  if (m.status === "superseded") flags.push(`updated on ${day(m.retiredAt ?? m.validTo)}`);
+  if (m.status === "contested") flags.push("contested: conflicts with an earlier statement");
+  for (const l of hit.links) {
+    if (l.relation === "contradicts" && (l.from === m.id || l.to === m.id)) {
+      const other = byId.get(l.from === m.id ? l.to : l.from);
+      flags.push(`conflicts with "${other ? other.value : "another statement"}"`);
+    }
+    if (l.relation === "supersedes" && l.to === m.id) {
+      const next = byId.get(l.from);
+      if (next) flags.push(`now "${next.value}"`);
+    }
+  }
+  return [...new Set(flags)];
+}
+
+export function renderHit(hit: Hit, byId: ReadonlyMap<string, Memory>): string {
+  const head = `[${day(hit.time)} · session ${hit.sessionIds.join(", ")}]`;
+  const lines = hit.text.split("\n").map((line) => {
+    const m = hit.memories.find((x) => line === `[memory] ${x.text}`);
+    if (!m) return line;
+    const flags = memoryFlags(m, hit, byId);
+    const who = m.subject === "user" ? "" : ` (about ${m.subject})`;
+    return `- ${m.text}${who}${flags.length ? ` [${flags.join("; ")}]` : ""}`;
+  });
+  return [head, ...lines].join("\n");
+}
+
+/** The hits in order, whole, until the budget is spent. */
+export function buildContext(hits: readonly Hit[], options: ContextOptions = {}): RenderedContext {
+  const budget = options.tokenBudget ?? 4000;
+  const byId = new Map(hits.flatMap((h) => h.memories.map((m) => [m.id, m] as const)));
+  const parts: string[] = [];
+  let tokens = 0;
+  for (const hit of hits) {
+    const text = renderHit(hit, byId);
+    const t = countTokens(text) + 1;
+    if (tokens + t > budget) break;
+    parts.push(text);
+    tokens += t;
+  }
+  return { text: parts.join("\n\n"), tokens, used: parts.length };
+}

@@ -1,0 +1,38 @@
+/**
+ * Attribute vocabulary shared by the extractors and the resolver: which attributes
+ * are invariant (a later different value is a contradiction, not an update), and
+ * how free text becomes a stable attribute key.
+ */
+import { lexicalTokens } from "../../systems/tokenize.ts";
+
+/** Facts that do not change in a life: a different later value is suspect. */
+export const INVARIANT_ATTRIBUTES: ReadonlySet<string> = new Set([
+  "name",
+  "birthdate",
+  "birthplace",
+  "gender",
+  "siblings",
+  "education",
+  "nationality",
+]);
+
+export function isInvariant(attribute: string): boolean {
+  return INVARIANT_ATTRIBUTES.has(attribute);
+}
+
+/** Last content word of a phrase, singularised crudely: "green teas" → "tea". */
+export function headWord(phrase: string): string | undefined {
+  const words = lexicalTokens(phrase).filter((w) => !/^\d+$/.test(w) && w.length > 1);
+  const last = words.at(-1);
+  if (!last) return undefined;
+  return last.length > 3 && last.endsWith("s") && !last.endsWith("ss") ? last.slice(0, -1) : last;
+}
+
+/** Lowercased, whitespace-collapsed, punctuation-trimmed value for comparisons. */
+export function normaliseValue(value: string): string {
+  return value
+    .toLowerCase()
+    .replace(/[\s]+/g, " ")
+    .replace(/^[\s"'“”‘’]+|[\s.,!?;:"'“”‘’]+$/g, "")
+    .replace(/^(?:the|a|an|my)\s+/, "");
+}

@@ -1,0 +1,320 @@
+/**
+ * The offline extractor: rules and patterns, no model. It reads first-person
+ * statements (and statements about a named other person) and proposes memories
+ * for the patterns it knows: identity facts, residence and work, preferences with
+ * their conditions, habits started or stopped, plans, scheduled items, dated
+ * events and project decisions. Change cues ("now", "no longer", "switched to")
+ * and time expressions resolved against the session date set the timelines.
+ * Anything it does not recognise stays searchable as a raw turn.
+ */
+import { resolveTimeExpression } from "../time.ts";
+import { type LedgerTurn, type MemoryDraft, type MemoryKind, type Subject, USER } from "../types.ts";
+import { headWord } from "./attributes.ts";
+import type { ExtractionInput, Extractor } from "./types.ts";
+
+const RELATIVES =
+  "sister|brother|mom|mother|mum|dad|father|wife|husband|partner|boyfriend|girlfriend|son|daughter|friend|best friend|boss|manager|colleague|coworker|roommate|neighbou?r|cousin|aunt|uncle|grandma|grandmother|grandpa|grandfather|fiancée?|kid|child";
+const RELATIVE_SUBJECT = new RegExp(`^(?:[Mm]y|[Oo]ur)\\s+(${RELATIVES})(?:,?\\s+([A-Z][a-z]+),?)?\\s+(.+)$`);
+const NAMED_SUBJECT =
+  /^([A-Z][a-z]{2,})\s+((?:just |recently |now |still |also |really )?(?:lives|moved|works|is|loves|likes|enjoys|prefers|hates|has|was born|got|started|stopped|quit)\b.*)$/;
+/** Capitalised words that start sentences without naming anyone. */
+const NOT_NAMES = new Set(
+  "The This That These Those There Then It What When Where Which While Who Why How Yes Yeah Well Also But And So Today Tomorrow Yesterday Maybe Actually Honestly Sure Thanks Thank Please Every Each Our Your His Her Their Its One Some Most Many Just Now Still Here Sounds Hello Hi Hey Okay".split(
+    " ",
+  ),
+);
+const FIRST_PERSON = /\b(?:i|i'm|i've|i'd|i'll|my|me|we|we're|our)\b/i;
+const CHANGE =
+  /\b(?:now|no longer|not anymore|anymore|these days|switched|changed|moved|started|stopped|quit|gave up|instead|recently|finally|used to)\b/i;
+const NEGATION =
+  /\b(?:no longer|not anymore|anymore|stopped|quit|gave up|don't|do not|doesn't|does not|never|can't stand|cannot stand|hate|hates|dislike|dislikes)\b/i;
+const CONDITION =
+  /\b((?:when|whenever|while|if|during|before|after)\s+[^,.;!?]+|on (?:weekends?|weekdays|workdays|rainy days|hot days|cold days)|in the (?:morning|afternoon|evening|summer|winter)s?|at (?:night|work|home|the office|the gym))/i;
+const STOP =
+  /[,.;!?]|\s(?:but|because|so that|since|although|though|which|who)\s|\sand (?:she|he|they|i|we|it|my|his|her)\b/i;
+const SCHEDULE_NOUNS =
+  /\b(meeting|appointment|class|flight|deadline|exam|interview|call|dinner|party|trip|concert|game|lesson|practice|workout|race|competition|wedding|check-?up|conference|presentation|surgery|visit|match|recital|tournament)s?\b/i;
+const PAST_VERB =
+  /\b(?:i|we|he|she)\s+(?:just\s+|finally\s+|recently\s+)?(?:\w+ed|went|got|had|took|made|saw|met|ran|bought|began|won|lost|did|gave|found|wrote|read|visited|left|came|flew|drove|spent|sold|threw|built|paid|heard|held|taught|caught)\b/i;
+const PROJECT =
+  /\b(?:we|i)\s+(?:have\s+|'ve\s+)?(?:finally\s+|just\s+)?(decided|chose|agreed|settled|confirmed|booked|finished|completed|switched|changed|updated|picked|locked in|approved|finalized|finalised|set)\b\s*(?:on|to|for|with)?\s*([^.;!?]+)/i;
+
+interface Rule {
+  re: RegExp;
+  kind: MemoryKind;
+  /** Attribute key from the match; undefined drops the match. */
+  attribute: (m: RegExpExecArray) => string | undefined;
+  value: (m: RegExpExecArray) => string;
+  change?: boolean;
+}
+
+function cut(text: string | undefined): string {
+  if (!text) return "";
+  const m = STOP.exec(text);
+  // Trailing adverbs belong to the statement, not to the value ("Lisbon now").
+  return (m ? text.slice(0, m.index) : text)
+    .trim()
+    .replace(/\s+(?:now|these days|nowadays|anymore|any more|again|too|as well|currently|already)$/i, "")
+    .trim();
+}
+
+/** Predicates in the first person ("I live in …") and the third ("lives in …"); `S` is the subject part. */
+function rules(S: string): Rule[] {
+  return [
+    {
+      re: new RegExp(`${S}(?:name is|'s name is|am called|is called)\\s+([A-Z]?[\\w'-]+(?:\\s+[A-Z][\\w'-]+)?)`, "i"),
+      kind: "fact",
+      attribute: () => "name",
+      value: (m) => m[1]!,
+    },
+    {
+      re: new RegExp(`${S}(?:was|were) born (in|on)\\s+([^,.;!?]+)`, "i"),
+      kind: "fact",
+      attribute: (m) => (m[1]!.toLowerCase() === "on" || /^\d{4}$/.test(m[2]!.trim()) ? "birthdate" : "birthplace"),
+      value: (m) => cut(m[2]),
+    },
+    {
+      re: new RegExp(
+        `${S}(?:currently |now |still |also |actually )?(?:live|lives|am living|'m living|is living|reside|resides) in\\s+([^,.;!?]+)`,
+        "i",
+      ),
+      kind: "fact",
+      attribute: () => "residence",
+      value: (m) => cut(m[1]),
+    },
+    {
+      re: new RegExp(
+        `${S}(?:just |recently |finally |have |has |'ve )*(?:moved|relocated) (?:to|into)\\s+([^,.;!?]+)`,
+        "i",
+      ),
+      kind: "fact",
+      attribute: () => "residence",
+      value: (m) => cut(m[1]),
+      change: true,
+    },
+    {
+      re: new RegExp(
+        `${S}(?:currently |now |still |also )?(?:work|works|am working|'m working|is working) (as|at|for)\\s+([^,.;!?]+)`,
+        "i",
+      ),
+      kind: "fact",
+      attribute: (m) => (m[1]!.toLowerCase() === "as" ? "occupation" : "employer"),
+      value: (m) => cut(m[2]),
+    },
+    {
+      re: new RegExp(`${S}(?:am|'m|is) (\\d{1,3}) (?:years old|yo)\\b`, "i"),
+      kind: "fact",
+      attribute: () => "age",
+      value: (m) => m[1]!,
+    },
+    {
+      re: new RegExp(`${S}(?:am|'m|is|was) (?:an only child|the only child)`, "i"),
+      kind: "fact",
+      attribute: () => "siblings",
+      value: () => "none (only child)",
+    },
+    {
+      re: new RegExp(`${S}(?:have|has|had) (\\w+) (brothers?|sisters?|siblings?)\\b`, "i"),
+      kind: "fact",
+      attribute: () => "siblings",
+      value: (m) => `${m[1]} ${m[2]}`,
+    },
+    {
+      re: new RegExp(
+        `${S}(?:graduated|studied|got (?:my|his|her) (?:degree|bachelor'?s|master'?s|phd|diploma)) (?:from|at|in)\\s+([^,.;!?]+)`,
+        "i",
+      ),
+      kind: "fact",
+      attribute: () => "education",
+      value: (m) => cut(m[1]),
+    },
+    {
+      re: /\b(?:my|his|her|their) (?:all-time |current |new )?favou?rite ([\w -]{2,30}?) (?:is|are|was|has become|became) (?:now |still )?([^,.;!?]+)/i,
+      kind: "preference",
+      attribute: (m) => `favorite:${headWord(m[1]!) ?? m[1]!.trim().toLowerCase()}`,
+      value: (m) => cut(m[2]),
+    },
+    {
+      re: new RegExp(
+        `${S}(?:really |absolutely |just |still |now |also |kind of |actually |do |truly |much |usually |generally |always )*(love|loves|like|likes|enjoy|enjoys|adore|adores|prefer|prefers|hate|hates|dislike|dislikes|can't stand|cannot stand|don't like|do not like|doesn't like|does not like|don't enjoy|no longer like|no longer likes|no longer enjoy|don't really like)\\s+([^,.;!?]+)`,
+        "i",
+      ),
+      kind: "preference",
+      attribute: (m) => {
+        const object = stripCondition(cut(m[2])).replace(/\s+(?:over|to|more than|rather than)\s+.*$/i, "");
+        const head = headWord(object);
+        return head ? `preference:${head}` : undefined;
+      },
+      value: (m) => stripCondition(cut(m[2])),
+    },
+    {
+      re: new RegExp(
+        `${S}(?:have |has |'ve )?(stopped|quit|gave up|started|took up|picked up|switched to)\\s+([^,.;!?]+)`,
+        "i",
+      ),
+      kind: "preference",
+      attribute: (m) => {
+        const head = headWord(m[2]!.replace(/\bfor\b.*$/i, ""));
+        return head ? `habit:${head}` : undefined;
+      },
+      value: (m) => `${m[1]!.toLowerCase()} ${cut(m[2])}`,
+      change: true,
+    },
+    {
+      re: new RegExp(
+        `${S}(?:am |'m |is |are |'re )?(?:going to|planning to|plan to|plans to|intend to|intends to|will|'ll|hoping to|hope to)\\s+([^,.;!?]+)`,
+        "i",
+      ),
+      kind: "plan",
+      attribute: (m) => {
+        const head = headWord(withoutTime(m[1]!));
+        return head ? `plan:${head}` : undefined;
+      },
+      value: (m) => cut(m[1]),
+    },
+  ];
+}
+
+const FIRST = rules("\\b(?:i|we|my|our)\\s*(?:'|\\s)?");
+const THIRD = rules("^");
+
+function withoutTime(text: string): string {
+  const when = resolveTimeExpression(text, "2000-01-01");
+  return when ? text.replace(new RegExp(when.expression, "i"), " ") : text;
+}
+
+function stripCondition(value: string): string {
+  const m = CONDITION.exec(value);
+  return (m ? value.slice(0, m.index) : value).trim();
+}
+
+/** Sentences of a turn, trimmed; very long ones are kept whole (they are still turns). */
+export function sentences(text: string): string[] {
+  return text
+    .replace(/\s+/g, " ")
+    .split(/(?<=[.!?])\s+(?=[A-Z"“'(])/)
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+}
+
+/** Who "I" is in this turn: the user, or a named speaker of a conversation between people. */
+function ownerOf(turn: LedgerTurn): Subject | undefined {
+  if (turn.role === "user") return USER;
+  const speaker = turn.speaker?.trim();
+  if (turn.role === "assistant" && speaker && !/^(assistant|ai|bot|system|gpt)$/i.test(speaker)) {
+    return speaker.toLowerCase();
+  }
+  return undefined;
+}
+
+const OPENERS =
+  /^(?:(?:oh|well|so|yeah|yes|actually|honestly|anyway|also|and|but|btw|by the way|haha|wow|ok|okay|hey|hi|hello)[,!]?\s+)+/i;
+
+interface Context {
+  sessionTime?: string;
+  turn: LedgerTurn;
+}
+
+function draftFrom(
+  subject: Subject,
+  kind: MemoryKind,
+  attribute: string,
+  value: string,
+  sentence: string,
+  ctx: Context,
+  change: boolean,
+): MemoryDraft | undefined {
+  const anchor = ctx.turn.time ?? ctx.sessionTime;
+  const when = resolveTimeExpression(sentence, anchor);
+  let clean = value.replace(/\s+/g, " ").trim();
+  // The time expression dates the memory; inside a short value it is noise ("Denver last week").
+  if (when && kind !== "schedule" && kind !== "event") clean = clean.replace(when.expression, "").trim();
+  if (!clean || clean.length > 120) return undefined;
+  const condition = kind === "preference" ? CONDITION.exec(sentence)?.[1]?.trim() : undefined;
+  const negated = (kind === "preference" || change) && NEGATION.test(sentence);
+  const draft: MemoryDraft = {
+    subject,
+    kind,
+    attribute,
+    value: clean,
+    text: sentence,
+    turnIds: [ctx.turn.id],
+    ...(condition ? { condition: condition.toLowerCase() } : {}),
+    ...(change || CHANGE.test(sentence) ? { change: true } : {}),
+    ...(negated ? { negated: true } : {}),
+  };
+  // A plan or a scheduled item is valid from the day it points at; a state from when it was said.
+  if (when && (kind === "plan" || kind === "schedule" || kind === "event")) draft.validFrom = when.day;
+  else if (when && /\b(?:since|ago|last|yesterday)\b/i.test(when.expression + sentence)) draft.validFrom = when.day;
+  return draft;
+}
+
+function extractSentence(sentence: string, ctx: Context, owner: Subject): MemoryDraft[] {
+  if (sentence.endsWith("?") || sentence.length > 400 || sentence.length < 8) return [];
+  const s = sentence.replace(OPENERS, "");
+  const out: MemoryDraft[] = [];
+  let subject = owner;
+  let predicate = s;
+  let ruleSet = FIRST;
+  const relative = RELATIVE_SUBJECT.exec(s);
+  const named = NAMED_SUBJECT.exec(s);
+  if (relative) {
+    subject = (relative[2] ?? relative[1]!).toLowerCase();
+    predicate = relative[3]!;
+    ruleSet = THIRD;
+  } else if (named && !NOT_NAMES.has(named[1]!) && named[1]!.toLowerCase() !== owner) {
+    subject = named[1]!.toLowerCase();
+    predicate = named[2]!;
+    ruleSet = THIRD;
+  } else if (!FIRST_PERSON.test(s)) {
+    return [];
+  }
+  for (const rule of ruleSet) {
+    const m = rule.re.exec(predicate);
+    if (!m) continue;
+    const attribute = rule.attribute(m);
+    if (!attribute) continue;
+    const draft = draftFrom(subject, rule.kind, attribute, rule.value(m), sentence, ctx, rule.change ?? false);
+    if (draft) out.push(draft);
+  }
+  if (out.length) return out;
+  // Dated items without a known predicate: schedules ("the interview is on May 3") and past events.
+  const when = resolveTimeExpression(s, ctx.turn.time ?? ctx.sessionTime);
+  const noun = SCHEDULE_NOUNS.exec(s);
+  if (when && noun && !PAST_VERB.test(s)) {
+    const d = draftFrom(subject, "schedule", `schedule:${noun[1]!.toLowerCase()}`, s, sentence, ctx, false);
+    if (d) out.push({ ...d, validFrom: when.day });
+  } else if (when && PAST_VERB.test(s)) {
+    const head = headWord(s.slice(0, 80)) ?? "event";
+    const d = draftFrom(subject, "event", `event:${when.day}:${head}`, s, sentence, ctx, false);
+    if (d) out.push({ ...d, validFrom: when.day });
+  }
+  const project = PROJECT.exec(s);
+  if (project) {
+    const head = headWord(cut(project[2])) ?? project[1]!.toLowerCase();
+    const d = draftFrom(subject, "project", `project:${head}`, cut(project[2]) || s, sentence, ctx, true);
+    if (d) out.push(d);
+  }
+  return out;
+}
+
+export class OfflineExtractor implements Extractor {
+  readonly id = "offline-rules";
+
+  async extract(input: ExtractionInput): Promise<MemoryDraft[]> {
+    return extractTurns(input);
+  }
+}
+
+/** Synchronous core of the offline extractor. */
+export function extractTurns(input: ExtractionInput): MemoryDraft[] {
+  const out: MemoryDraft[] = [];
+  for (const turn of input.turns) {
+    const owner = ownerOf(turn);
+    if (!owner) continue;
+    for (const sentence of sentences(turn.content)) {
+      out.push(...extractSentence(sentence, { sessionTime: input.time, turn }, owner));
+    }
+  }
+  return out;
+}

@@ -1,0 +1,412 @@
+/**
+ * The ledger: a memory engine over one SQLite file. `add` keeps every raw turn,
+ * extracts memories, resolves each against the same subject's same attribute and
+ * writes it all in one transaction; `search` runs the hybrid pipeline of
+ * search.ts. Namespaces isolate users or episodes inside one store.
+ */
+import type { Embedder } from "../embed/types.ts";
+import { Bm25Ranker } from "../systems/bm25.ts";
+import { OfflineExtractor } from "./extract/offline.ts";
+import type { Extractor } from "./extract/types.ts";
+import { normaliseTime, stableId } from "./ids.ts";
+import { type RelationProposer, resolve, ruleProposer } from "./resolve.ts";
+import { DEFAULT_RETRIEVAL, type NamespaceIndex, type RetrievalParams, searchLedger, validAt } from "./search.ts";
+import { LedgerStore } from "./store.ts";
+import type {
+  Hit,
+  LedgerExport,
+  LedgerSessionInput,
+  Link,
+  Memory,
+  MemoryDraft,
+  SearchOptions,
+  StoredTurn,
+} from "./types.ts";
+import { centroid, VectorIndex } from "./vector-index.ts";
+
+export interface LedgerOptions {
+  /** SQLite file; ":memory:" (the default) keeps the store in memory. */
+  path?: string;
+  /** Without one, search is lexical only. */
+  embedder?: Embedder;
+  /** Default: the offline rule-based extractor. */
+  extractor?: Extractor;
+  /** Default: the rule-based relation proposer. */
+  proposer?: RelationProposer;
+  retrieval?: Partial<RetrievalParams>;
+  /** Texts per embedder call (default 64). */
+  embedBatch?: number;
+}
+
+export interface AddResult {
+  turns: number;
+  memories: Memory[];
+  links: Link[];
+}
+
+function transcript(turns: readonly StoredTurn[]): string {
+  return turns.map((t) => `${t.speaker ?? t.role}: ${t.content}`).join("\n");
+}
+
+/** Longest text sent to the embedder; long turns are embedded by their opening. */
+const EMBED_CHARS = 2000;
+
+export class Ledger {
+  readonly store: LedgerStore;
+  private readonly embedder?: Embedder;
+  private readonly extractor: Extractor;
+  private readonly proposer: RelationProposer;
+  private readonly params: RetrievalParams;
+  private readonly batch: number;
+  private readonly indexes = new Map<string, NamespaceIndex>();
+
+  constructor(options: LedgerOptions = {}) {
+    this.store = new LedgerStore(options.path ?? ":memory:");
+    this.embedder = options.embedder;
+    this.extractor = options.extractor ?? new OfflineExtractor();
+    this.proposer = options.proposer ?? ruleProposer;
+    this.params = {
+      ...DEFAULT_RETRIEVAL,
+      ...options.retrieval,
+      weights: { ...DEFAULT_RETRIEVAL.weights, ...options.retrieval?.weights },
+    };
+    this.batch = options.embedBatch ?? 64;
+  }
+
+  close(): void {
+    this.store.close();
+  }
+
+  /** Creates the namespace if needed. */
+  open(ns: string): void {
+    this.store.namespaceId(ns, true);
+  }
+
+  /** Deletes a namespace and everything in it (forgetting retires; this erases). */
+  drop(ns: string): void {
+    this.store.dropNamespace(ns);
+    this.indexes.delete(ns);
+  }
+
+  private async embed(texts: string[]): Promise<Float32Array[]> {
+    if (!this.embedder || !texts.length) return [];
+    const out: Float32Array[] = [];
+    for (let i = 0; i < texts.length; i += this.batch) {
+      out.push(...(await this.embedder.embed(texts.slice(i, i + this.batch).map((t) => t.slice(0, EMBED_CHARS)))));
+    }
+    return out;
+  }
+
+  /** The namespace's in-process vector indexes, loaded from the store on first use. */
+  private index(ns: string): NamespaceIndex {
+    let idx = this.indexes.get(ns);
+    if (idx) return idx;
+    idx = { centroids: new Map(), sessions: new Bm25Ranker() };
+    for (const s of this.store.sessions(ns)) this.indexSession(ns, idx, s.id);
+    const dim = this.embedder?.dim;
+    if (dim) {
+      const turnVectors = this.store.vectors(ns, "turns");
+      const memoryVectors = this.store.vectors(ns, "memories");
+      if (turnVectors.length || memoryVectors.length) {
+        idx.turns = new VectorIndex(dim);
+        idx.memories = new VectorIndex(dim);
+        for (const v of turnVectors) idx.turns.add(v.rowid, v.vector);
+        for (const v of memoryVectors) idx.memories.add(v.rowid, v.vector);
+        for (const s of this.store.sessions(ns)) this.refreshCentroid(ns, idx, s.id);
+      }
+    }
+    this.indexes.set(ns, idx);
+    return idx;
+  }
+
+  private indexSession(ns: string, idx: NamespaceIndex, sessionId: string): void {
+    const text = transcript(this.store.turnsOfSession(ns, sessionId));
+    idx.sessions.upsert([
+      { key: sessionId, kind: "session", text, sessionId, turnIds: [], order: [0, 0, 0], meta: {} },
+    ]);
+  }
+
+  private refreshCentroid(ns: string, idx: NamespaceIndex, sessionId: string): void {
+    if (!idx.turns) return;
+    const vectors = this.store
+      .turnsOfSession(ns, sessionId)
+      .map((t) => idx.turns!.get(t.rowid))
+      .filter((v): v is Float32Array => v !== undefined);
+    const c = centroid(vectors);
+    if (c) idx.centroids.set(sessionId, c);
+  }
+
+  /** Stores a session's turns (all of it, or the next part), extracts and resolves memories. */
+  async add(ns: string, input: LedgerSessionInput): Promise<AddResult> {
+    this.open(ns);
+    const known = this.store.session(ns, input.sessionId);
+    const sessionTime = normaliseTime(input.time) ?? known?.time;
+    const existingTurns = known ? this.store.turnsOfSession(ns, input.sessionId) : [];
+    const positions = new Map(existingTurns.map((t) => [t.id, t.position]));
+    let nextPosition = existingTurns.length;
+    const turns: StoredTurn[] = input.turns.map((t) => {
+      const position = positions.get(t.id) ?? nextPosition++;
+      positions.set(t.id, position);
+      return {
+        ...t,
+        sessionId: input.sessionId,
+        position,
+        sessionIndex: input.sessionIndex ?? known?.index ?? 0,
+        ...(t.time !== undefined ? { time: normaliseTime(t.time) ?? t.time } : {}),
+      };
+    });
+    const drafts = await this.extractor.extract({ sessionId: input.sessionId, time: sessionTime, turns: input.turns });
+    const turnTime = new Map(turns.map((t) => [t.id, t.time]));
+
+    // Resolution runs on an in-memory view so drafts of this batch see each other before anything is written.
+    const slots = new Map<string, Memory[]>();
+    const changed = new Map<string, Memory>();
+    const created: Memory[] = [];
+    const links: Link[] = [];
+    let seq = this.store.memoryCount(ns);
+    for (const draft of drafts) {
+      const memory = this.toMemory(
+        ns,
+        input.sessionId,
+        draft,
+        turnTime.get(draft.turnIds[0] ?? "") ?? sessionTime,
+        seq,
+      );
+      if (this.store.memory(ns, memory.id) || created.some((m) => m.id === memory.id)) continue;
+      seq++;
+      const key = `${memory.subject}\u0000${memory.attribute}`;
+      const slot =
+        slots.get(key) ?? this.store.slot(ns, memory.subject, memory.attribute).map(({ rowid: _r, ...m }) => m);
+      const plan = await resolve(
+        memory,
+        slot.map((m) => changed.get(m.id) ?? m),
+        this.proposer,
+      );
+      for (const u of plan.updated) changed.set(u.id, u);
+      created.push(plan.incoming);
+      links.push(...plan.links);
+      slots.set(key, [...slot.map((m) => changed.get(m.id) ?? m), plan.incoming]);
+    }
+
+    const turnVectors = await this.embed(turns.map((t) => t.content));
+    const memoryVectors = await this.embed(created.map((m) => m.text));
+    const idx = this.index(ns);
+    this.store.transaction(() => {
+      this.store.upsertSession(ns, input.sessionId, input.sessionIndex, sessionTime);
+      if (this.embedder && (turnVectors.length || memoryVectors.length)) {
+        this.store.vectorSpace(ns, this.embedder.id, this.embedder.dim || (turnVectors[0] ?? memoryVectors[0])!.length);
+      }
+      turns.forEach((t, i) => {
+        const rowid = this.store.putTurn(ns, t);
+        const v = turnVectors[i];
+        if (v) {
+          this.store.putVector(ns, "turns", rowid, v);
+          idx.turns ??= new VectorIndex(v.length);
+          idx.turns.add(rowid, v);
+        }
+      });
+      created.forEach((m, i) => {
+        const rowid = this.store.insertMemory(m);
+        const v = memoryVectors[i];
+        if (v) {
+          this.store.putVector(ns, "memories", rowid, v);
+          idx.memories ??= new VectorIndex(v.length);
+          idx.memories.add(rowid, v);
+        }
+      });
+      for (const m of changed.values()) this.store.updateMemory(m);
+      for (const l of links) this.store.addLink(ns, l);
+    });
+    this.refreshCentroid(ns, idx, input.sessionId);
+    this.indexSession(ns, idx, input.sessionId);
+    idx.sessionRows = undefined;
+    return { turns: turns.length, memories: created, links };
+  }
+
+  private toMemory(ns: string, sessionId: string, d: MemoryDraft, told: string | undefined, seq: number): Memory {
+    const value = d.negated && !d.value.startsWith("not ") ? `not ${d.value}` : d.value;
+    const validFrom = normaliseTime(d.validFrom) ?? told;
+    const m: Memory = {
+      id: stableId("m", ns, sessionId, d.turnIds.join(","), d.subject, d.attribute, value),
+      ns,
+      subject: d.subject,
+      kind: d.kind,
+      attribute: d.attribute,
+      value,
+      text: d.text,
+      sessionId,
+      turnIds: d.turnIds,
+      status: "active",
+      canonical: true,
+      seq,
+    };
+    if (d.condition) m.condition = d.condition;
+    if (validFrom) m.validFrom = validFrom;
+    const validTo = normaliseTime(d.validTo);
+    if (validTo) m.validTo = validTo;
+    if (told) m.recordedAt = told;
+    return m;
+  }
+
+  /** Ranked hits for a query; `at` ranks memories by what was valid then. */
+  async search(ns: string, query: string, options: SearchOptions = {}): Promise<Hit[]> {
+    if (this.store.namespaceId(ns, false) === undefined) return [];
+    const k = options.k ?? 10;
+    const [queryVector] = this.embedder && query.trim() ? await this.embed([query]) : [];
+    return searchLedger(
+      this.store,
+      this.index(ns),
+      { ns, text: query, k, at: normaliseTime(options.at), ...(queryVector ? { queryVector } : {}) },
+      this.params,
+    );
+  }
+
+  /** Synchronous search with a precomputed query vector (for latency measurements). */
+  searchWithVector(
+    ns: string,
+    query: string,
+    queryVector: Float32Array | undefined,
+    options: SearchOptions & { only?: ReadonlySet<string> } = {},
+  ): Hit[] {
+    return searchLedger(
+      this.store,
+      this.index(ns),
+      {
+        ns,
+        text: query,
+        k: options.k ?? 10,
+        at: normaliseTime(options.at),
+        ...(queryVector ? { queryVector } : {}),
+        ...(options.only ? { only: options.only } : {}),
+      },
+      this.params,
+    );
+  }
+
+  /**
+   * The memories of one subject and attribute that hold at `at` (default: now,
+   * meaning the standing versions), canonical ones first.
+   */
+  current(ns: string, subject: string, attribute: string, at?: string): Memory[] {
+    const when = normaliseTime(at);
+    return this.store
+      .versions(ns, subject, attribute)
+      .map(({ rowid: _r, ...m }) => m)
+      .filter((m) => validAt(m, when))
+      .sort((a, b) => Number(b.canonical) - Number(a.canonical) || a.seq - b.seq);
+  }
+
+  get(ns: string, id: string): Memory | undefined {
+    const m = this.store.memory(ns, id);
+    if (!m) return undefined;
+    const { rowid: _r, ...memory } = m;
+    return memory;
+  }
+
+  /** Every version of the memory's subject and attribute (linked or not), oldest first, retired ones included. */
+  history(ns: string, id: string): Memory[] {
+    const m = this.get(ns, id);
+    if (!m) return [];
+    const seen = new Set<string>([m.id]);
+    const queue = [m.id];
+    while (queue.length) {
+      const links = this.store.linksOf(ns, queue.splice(0));
+      for (const l of links) {
+        for (const next of [l.from, l.to]) {
+          if (!seen.has(next)) {
+            seen.add(next);
+            queue.push(next);
+          }
+        }
+      }
+    }
+    const slot = this.store.allMemories(ns).filter((x) => x.subject === m.subject && x.attribute === m.attribute);
+    for (const x of slot) seen.add(x.id);
+    return this.store
+      .memoriesByIds(ns, [...seen])
+      .map(({ rowid: _r, ...x }) => x)
+      .sort((a, b) => (a.validFrom ?? "").localeCompare(b.validFrom ?? "") || a.seq - b.seq);
+  }
+
+  /** Retires a memory: search no longer shows it; history still does. */
+  forget(ns: string, id: string, at?: string): Memory | undefined {
+    const m = this.get(ns, id);
+    if (!m) return undefined;
+    const retired: Memory = {
+      ...m,
+      status: "retired",
+      retiredAt: normaliseTime(at) ?? new Date().toISOString(),
+    };
+    this.store.transaction(() => this.store.updateMemory(retired));
+    return retired;
+  }
+
+  links(ns: string, id: string): Link[] {
+    return this.store.linksOf(ns, [id]);
+  }
+
+  export(ns: string): LedgerExport {
+    return {
+      format: "membench-ledger",
+      version: 1,
+      ns,
+      sessions: this.store.sessions(ns).map((s) => ({ id: s.id, index: s.index, ...(s.time ? { time: s.time } : {}) })),
+      turns: this.store.allTurns(ns).map(({ rowid: _r, ...t }) => t),
+      memories: this.store.allMemories(ns).map(({ rowid: _r, ...m }) => m),
+      links: this.store.allLinks(ns),
+    };
+  }
+
+  /** Loads an export into `ns` (which must be empty) exactly as it was: no re-extraction, vectors recomputed. */
+  async import(ns: string, data: LedgerExport): Promise<void> {
+    if (data?.format !== "membench-ledger" || data.version !== 1)
+      throw new Error("not a membench-ledger export (version 1)");
+    if (this.store.sessions(ns).length) throw new Error(`namespace "${ns}" is not empty; import into an empty one`);
+    this.open(ns);
+    const turnVectors = await this.embed(data.turns.map((t) => t.content));
+    const memoryVectors = await this.embed(data.memories.map((m) => m.text));
+    const idx = this.index(ns);
+    this.store.transaction(() => {
+      for (const s of data.sessions) this.store.upsertSession(ns, s.id, s.index, s.time);
+      if (this.embedder && (turnVectors.length || memoryVectors.length)) {
+        this.store.vectorSpace(ns, this.embedder.id, (turnVectors[0] ?? memoryVectors[0])!.length);
+      }
+      data.turns.forEach((t, i) => {
+        const rowid = this.store.putTurn(ns, t);
+        const v = turnVectors[i];
+        if (v) {
+          this.store.putVector(ns, "turns", rowid, v);
+          idx.turns ??= new VectorIndex(v.length);
+          idx.turns.add(rowid, v);
+        }
+      });
+      data.memories.forEach((m, i) => {
+        const rowid = this.store.insertMemory({ ...m, ns });
+        const v = memoryVectors[i];
+        if (v) {
+          this.store.putVector(ns, "memories", rowid, v);
+          idx.memories ??= new VectorIndex(v.length);
+          idx.memories.add(rowid, v);
+        }
+      });
+      for (const l of data.links) this.store.addLink(ns, l);
+    });
+    for (const s of data.sessions) {
+      this.refreshCentroid(ns, idx, s.id);
+      this.indexSession(ns, idx, s.id);
+    }
+    idx.sessionRows = undefined;
+  }
+
+  /** Sessions' turns and memories, for readback. */
+  sessionContents(ns: string, sessionIds: readonly string[]): { turns: StoredTurn[]; memories: Memory[] } {
+    const wanted = new Set(sessionIds);
+    return {
+      turns: this.store
+        .allTurns(ns)
+        .filter((t) => wanted.has(t.sessionId))
+        .map(({ rowid: _r, ...t }) => t),
+      memories: this.store.memoriesOfSessions(ns, [...wanted]).map(({ rowid: _r, ...m }) => m),
+    };
+  }
+}

@@ -1,0 +1,118 @@
+/**
+ * Resolution on write, scoped to one subject and one attribute (never the whole
+ * store). A proposer names the relation between a new memory and an existing
+ * one — rules by default, an LLM when configured — and deterministic interval
+ * logic applies it:
+ *
+ * - supersedes: a real change. The older value is kept and closed at the newer
+ *   value's valid-from; a statement about an earlier time than the current value
+ *   is filed as the older version instead of replacing it.
+ * - contradicts: a different value of an invariant attribute. Both are kept; the
+ *   first statement stays canonical and the later one is marked contested.
+ * - conditional: different conditions, both valid.
+ * - complements: a restatement; both kept and linked.
+ */
+import { isInvariant, normaliseValue } from "./extract/attributes.ts";
+import type { Link, Memory, Relation } from "./types.ts";
+
+/** Proposes how `incoming` relates to `existing` (same subject and attribute). */
+export interface RelationProposer {
+  readonly id: string;
+  propose(existing: Memory, incoming: Memory): Relation | Promise<Relation>;
+}
+
+function tokens(value: string): Set<string> {
+  return new Set(
+    normaliseValue(value)
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter((w) => w.length > 1),
+  );
+}
+
+/** Same value: equal after normalisation, or one's words contained in the other's. */
+export function sameValue(a: string, b: string): boolean {
+  const na = normaliseValue(a);
+  const nb = normaliseValue(b);
+  if (na === nb) return true;
+  const ta = tokens(a);
+  const tb = tokens(b);
+  if (!ta.size || !tb.size) return false;
+  const [small, big] = ta.size <= tb.size ? [ta, tb] : [tb, ta];
+  return [...small].every((w) => big.has(w));
+}
+
+export const ruleProposer: RelationProposer = {
+  id: "rules",
+  propose(existing, incoming) {
+    const negatedOld = existing.value.startsWith("not ");
+    const negatedNew = incoming.value.startsWith("not ");
+    const conditionOld = existing.condition ?? "";
+    const conditionNew = incoming.condition ?? "";
+    if (conditionOld !== conditionNew && (conditionOld || conditionNew)) return "conditional";
+    if (negatedOld === negatedNew && sameValue(existing.value, incoming.value)) return "complements";
+    if (isInvariant(existing.attribute)) return "contradicts";
+    return "supersedes";
+  },
+};
+
+export interface ResolutionPlan {
+  /** The incoming memory with its status and interval set. */
+  incoming: Memory;
+  /** Existing memories whose status or interval changed. */
+  updated: Memory[];
+  links: Link[];
+}
+
+function before(a: string | undefined, b: string | undefined): boolean {
+  return a !== undefined && b !== undefined && a < b;
+}
+
+/**
+ * Applies the proposed relations. `existing` are the same subject's memories of
+ * the same attribute, not retired, oldest first.
+ */
+export async function resolve(
+  incoming: Memory,
+  existing: readonly Memory[],
+  proposer: RelationProposer = ruleProposer,
+): Promise<ResolutionPlan> {
+  const next: Memory = { ...incoming };
+  const updated = new Map<string, Memory>();
+  const links: Link[] = [];
+  const current = (m: Memory) => updated.get(m.id) ?? m;
+  // Only the versions that still stand are compared; older versions are reached through them.
+  const standing = existing.filter((m) => m.status === "active" || m.status === "contested");
+  for (const raw of standing) {
+    const old = current(raw);
+    const relation = await proposer.propose(old, next);
+    if (relation === "complements" || relation === "conditional") {
+      links.push({ from: next.id, to: old.id, relation });
+      continue;
+    }
+    if (relation === "contradicts") {
+      // The canonical side is the one that stands; a contested value never becomes canonical by repetition.
+      const canonical = old.canonical ? old : (standing.find((m) => current(m).canonical) ?? old);
+      next.status = "contested";
+      next.canonical = false;
+      links.push({ from: next.id, to: canonical.id, relation });
+      break;
+    }
+    // supersedes
+    if (before(next.validFrom, old.validFrom)) {
+      // Told late about an earlier time: the incoming value is the older version.
+      next.status = "superseded";
+      next.validTo = old.validFrom;
+      next.retiredAt = next.recordedAt;
+      links.push({ from: old.id, to: next.id, relation: "supersedes" });
+    } else {
+      updated.set(old.id, {
+        ...old,
+        status: "superseded",
+        validTo: next.validFrom ?? next.recordedAt,
+        retiredAt: next.recordedAt,
+      });
+      links.push({ from: next.id, to: old.id, relation: "supersedes" });
+    }
+  }
+  return { incoming: next, updated: [...updated.values()], links };
+}

@@ -1,0 +1,408 @@
+/**
+ * The retrieval pipeline. Candidates come from six lists — FTS5 bm25 over turns
+ * and memories, BM25+ over whole-session transcripts, and vector neighbours of turns, memories
+ * and session centroids — and are fused per session by weighted reciprocal-rank
+ * fusion, with a recency prior. Memories are reranked before they vote: subject
+ * match, validity at the question time, condition match. Each result is one
+ * session's bundle (its best memories and turns), so the top k covers k distinct
+ * sessions; linked siblings (the superseded value beside its successor, both
+ * sides of a contradiction, every condition of a preference) are pulled in right
+ * after the bundle that links them.
+ */
+import type { Bm25Ranker } from "../systems/bm25.ts";
+import { lexicalTokens } from "../systems/tokenize.ts";
+import { aboutUser, matchExpression, queryTerms, queryWords } from "./query.ts";
+import type { LedgerStore, SessionRow } from "./store.ts";
+import type { Hit, Link, Memory, StoredTurn } from "./types.ts";
+import { USER } from "./types.ts";
+import type { VectorIndex } from "./vector-index.ts";
+
+export interface RetrievalWeights {
+  sessionLexical: number;
+  sessionVector: number;
+  turnLexical: number;
+  turnVector: number;
+  memoryLexical: number;
+  memoryVector: number;
+  /** Prior for recent sessions (by timeline position, newest first). */
+  recency: number;
+  /** Session centroids ranked against the query moved towards the first-pass top sessions (Rocchio feedback). */
+  feedback: number;
+}
+
+export interface RetrievalParams {
+  /** Candidates read from each list. */
+  depth: number;
+  rrfK: number;
+  weights: RetrievalWeights;
+  /** First-pass sessions whose centroids move the query for the feedback list. */
+  feedbackDepth: number;
+  /** Turns shown per session bundle. */
+  turnsPerHit: number;
+  /** Memories shown per session bundle. */
+  memoriesPerHit: number;
+  /** Score factor of a memory not valid at the question time (superseded then). */
+  staleFactor: number;
+  /** Session factor when every memory it matched had been superseded by the question time. */
+  staleSessionFactor: number;
+  /**
+   * Terms found in more than this share of a large table's documents are left out
+   * of its FTS5 query: their IDF is near zero, and scoring every row they match
+   * is what makes a lexical query slow at scale.
+   */
+  maxTermShare: number;
+  /** Score factor of a contested (non-canonical) memory. */
+  contestedFactor: number;
+  /** Score factor of another person's memory when the query is about the user. */
+  otherSubjectFactor: number;
+}
+
+export const DEFAULT_RETRIEVAL: RetrievalParams = {
+  depth: 200,
+  rrfK: 60,
+  weights: {
+    sessionLexical: 1.5,
+    sessionVector: 0.7,
+    turnLexical: 1,
+    turnVector: 0.3,
+    memoryLexical: 0.3,
+    memoryVector: 0,
+    recency: 0.5,
+    feedback: 1,
+  },
+  feedbackDepth: 3,
+  turnsPerHit: 3,
+  memoriesPerHit: 3,
+  staleFactor: 0.5,
+  staleSessionFactor: 0.85,
+  maxTermShare: 0.05,
+  contestedFactor: 0.8,
+  otherSubjectFactor: 0.7,
+};
+
+/** The in-process indexes of one namespace. */
+export interface NamespaceIndex {
+  turns?: VectorIndex;
+  memories?: VectorIndex;
+  /** Session id → centroid of its turn vectors. */
+  centroids: Map<string, Float32Array>;
+  /**
+   * BM25+ over whole-session transcripts. FTS5's bm25 has no lower bound per
+   * matching term, which over-penalises long sessions; BM25+ measured better here.
+   */
+  sessions: Bm25Ranker;
+  /** The namespace's sessions in timeline order; dropped on every write. */
+  sessionRows?: SessionRow[];
+}
+
+export interface SearchInput {
+  ns: string;
+  text: string;
+  k: number;
+  /** Normalised ISO time of the question. */
+  at?: string;
+  queryVector?: Float32Array;
+  /** Only these sessions may be returned (a replay that fires probes inside the timeline). */
+  only?: ReadonlySet<string>;
+}
+
+type Turn = StoredTurn & { rowid: number };
+type Mem = Memory & { rowid: number };
+
+function rankMap<T>(keys: readonly T[]): Map<T, number> {
+  const out = new Map<T, number>();
+  for (const key of keys) if (!out.has(key)) out.set(key, out.size);
+  return out;
+}
+
+function dot(a: Float32Array, b: Float32Array): number {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
+  return s;
+}
+
+/** Whether a memory holds at `at`: recorded by then and inside its valid interval. */
+export function validAt(m: Memory, at: string | undefined): boolean {
+  if (m.status === "retired") return false;
+  if (at === undefined) return m.status === "active" || m.status === "contested";
+  if (m.recordedAt && m.recordedAt > at) return false;
+  if (m.validFrom && m.validFrom > at && m.kind !== "plan" && m.kind !== "schedule") return false;
+  return !(m.validTo && m.validTo <= at);
+}
+
+function memoryFactor(
+  m: Memory,
+  at: string | undefined,
+  words: Set<string>,
+  userQuery: boolean,
+  p: RetrievalParams,
+): number {
+  let f = 1;
+  if (!validAt(m, at)) f *= p.staleFactor;
+  if (m.status === "contested") f *= p.contestedFactor;
+  if (m.subject !== USER) {
+    if (words.has(m.subject)) f *= 1.5;
+    else if (userQuery) f *= p.otherSubjectFactor;
+  }
+  if (m.condition && lexicalTokens(m.condition).some((w) => words.has(w))) f *= 1.3;
+  return f;
+}
+
+/** Tables smaller than this are queried with every term. */
+const SMALL_TABLE = 5000;
+
+function selectiveTerms(
+  store: LedgerStore,
+  ns: string,
+  table: "turns" | "memories",
+  terms: string[],
+  maxShare: number,
+): string[] {
+  const rows = store.rowCount(ns, table);
+  if (rows < SMALL_TABLE) return terms;
+  const df = store.documentFrequencies(ns, table, terms);
+  const kept = terms.filter((t) => (df.get(t) ?? 0) > 0 && df.get(t)! <= rows * maxShare);
+  // Only common terms: keep the rarest two so the query still finds something.
+  if (kept.length) return kept;
+  return terms
+    .filter((t) => df.has(t))
+    .sort((a, b) => df.get(a)! - df.get(b)!)
+    .slice(0, 2);
+}
+
+function jaccard(ta: ReadonlySet<string>, tb: ReadonlySet<string>): number {
+  if (!ta.size || !tb.size) return 0;
+  let inter = 0;
+  for (const t of ta) if (tb.has(t)) inter++;
+  return inter / (ta.size + tb.size - inter);
+}
+
+export function searchLedger(
+  store: LedgerStore,
+  index: NamespaceIndex,
+  input: SearchInput,
+  params: RetrievalParams = DEFAULT_RETRIEVAL,
+): Hit[] {
+  const { ns, k, at } = input;
+  if (k <= 0) return [];
+  index.sessionRows ??= store.sessions(ns);
+  const sessions = input.only ? index.sessionRows.filter((s) => input.only!.has(s.id)) : index.sessionRows;
+  if (!sessions.length) return [];
+  const sessionById = new Map(sessions.map((s) => [s.id, s]));
+  const terms = queryTerms(input.text);
+  const match = (table: "turns" | "memories") =>
+    matchExpression(selectiveTerms(store, ns, table, terms, p.maxTermShare));
+  const words = queryWords(input.text);
+  const userQuery = aboutUser(input.text);
+  const p = params;
+  const w = p.weights;
+  const qv = input.queryVector;
+
+  // Candidate lists.
+  const turnLex = store.lexical(ns, "turns", match("turns"), p.depth).map((h) => h.rowid);
+  const turnVec = qv && index.turns && w.turnVector > 0 ? index.turns.search(qv, p.depth).map((h) => h.id) : [];
+  const memLex = store.lexical(ns, "memories", match("memories"), p.depth).map((h) => h.rowid);
+  const memVec = qv && index.memories && w.memoryVector > 0 ? index.memories.search(qv, p.depth).map((h) => h.id) : [];
+  const visible = (id: string | undefined): id is string => id !== undefined && sessionById.has(id);
+  const sessLex = index.sessions
+    .score(input.text)
+    .filter((h) => visible(h.key))
+    .sort((a, b) => b.score - a.score || a.key.localeCompare(b.key))
+    .slice(0, p.depth)
+    .map((h) => h.key);
+
+  const turns = store.turnsByRowid([...new Set([...turnLex, ...turnVec])]);
+  const memories = store.memoriesByRowid([...new Set([...memLex, ...memVec])]);
+
+  // Turn scores: RRF of the two turn lists.
+  const turnScore = new Map<number, number>();
+  const addTurns = (list: number[], weight: number) => {
+    list.forEach((id, i) => {
+      turnScore.set(id, (turnScore.get(id) ?? 0) + weight / (p.rrfK + i + 1));
+    });
+  };
+  addTurns(turnLex, w.turnLexical);
+  addTurns(turnVec, w.turnVector);
+
+  // Memory scores: RRF of the two memory lists, reranked.
+  const memScore = new Map<number, number>();
+  const addMem = (list: number[], weight: number) =>
+    list.forEach((id, i) => {
+      const m = memories.get(id);
+      if (!m || !visible(m.sessionId) || m.status === "retired" || (at && m.recordedAt && m.recordedAt > at)) return;
+      memScore.set(id, (memScore.get(id) ?? 0) + weight / (p.rrfK + i + 1));
+    });
+  addMem(memLex, w.memoryLexical);
+  addMem(memVec, w.memoryVector);
+  for (const [id, s] of memScore) memScore.set(id, s * memoryFactor(memories.get(id)!, at, words, userQuery, p));
+  const memOrder = [...memScore.entries()].sort((a, b) => b[1] - a[1]).map(([id]) => id);
+
+  // Session-level lists.
+  const sessionOf = (rowids: number[], rows: Map<number, { sessionId: string }>) =>
+    rowids.map((id) => rows.get(id)?.sessionId).filter(visible);
+  const lists: Array<[Map<string, number>, number]> = [
+    [rankMap(sessLex), w.sessionLexical],
+    [rankMap(sessionOf(turnLex, turns)), w.turnLexical],
+    [rankMap(sessionOf(turnVec, turns)), w.turnVector],
+    [rankMap(sessionOf(memOrder, memories)), w.memoryLexical + w.memoryVector],
+  ];
+  if (qv && index.centroids.size && w.sessionVector > 0) {
+    const byCentroid = [...index.centroids.entries()]
+      .filter(([id]) => sessionById.has(id))
+      .map(([id, c]) => ({ id, s: dot(c, qv) }))
+      .sort((a, b) => b.s - a.s)
+      .slice(0, p.depth)
+      .map((x) => x.id);
+    lists.push([rankMap(byCentroid), w.sessionVector]);
+  }
+  const fused = new Map<string, number>();
+  for (const [ranks, weight] of lists) {
+    for (const [id, r] of ranks) fused.set(id, (fused.get(id) ?? 0) + weight / (p.rrfK + r + 1));
+  }
+  if (w.recency > 0 && fused.size) {
+    // Rows come in timeline order, so the newest is last.
+    for (let r = 0; r < sessions.length; r++) {
+      const id = sessions[sessions.length - 1 - r]!.id;
+      if (fused.has(id)) fused.set(id, fused.get(id)! + w.recency / (p.rrfK + r + 1));
+    }
+  }
+  if (w.feedback > 0 && qv && index.centroids.size) {
+    const first = [...fused.entries()].sort((a, b) => b[1] - a[1]).slice(0, p.feedbackDepth);
+    const moved = Float32Array.from(qv);
+    for (const [id] of first) {
+      const c = index.centroids.get(id);
+      if (c) for (let i = 0; i < moved.length; i++) moved[i]! += c[i]! / first.length;
+    }
+    const ranked = [...index.centroids.entries()]
+      .filter(([id]) => sessionById.has(id))
+      .map(([id, c]) => ({ id, s: dot(c, moved) }))
+      .sort((a, b) => b.s - a.s)
+      .slice(0, p.depth);
+    ranked.forEach((x, r) => {
+      fused.set(x.id, (fused.get(x.id) ?? 0) + w.feedback / (p.rrfK + r + 1));
+    });
+  }
+  // A session that only matched through values replaced by then yields to its successors.
+  const matched = new Map<string, boolean>();
+  for (const id of memScore.keys()) {
+    const m = memories.get(id)!;
+    const stale = m.status === "superseded" && !validAt(m, at);
+    matched.set(m.sessionId, (matched.get(m.sessionId) ?? true) && stale);
+  }
+  for (const [id, allStale] of matched) {
+    if (allStale && fused.has(id)) fused.set(id, fused.get(id)! * p.staleSessionFactor);
+  }
+  const order = [...fused.entries()]
+    .sort((a, b) => b[1] - a[1] || (sessionById.get(b[0])?.index ?? 0) - (sessionById.get(a[0])?.index ?? 0))
+    .map(([id]) => id);
+
+  // Per-session bundles.
+  const turnsBySession = new Map<string, Turn[]>();
+  for (const [rowid, t] of turns) {
+    if (!turnScore.has(rowid) || !visible(t.sessionId)) continue;
+    turnsBySession.set(t.sessionId, [...(turnsBySession.get(t.sessionId) ?? []), t]);
+  }
+  const memsBySession = new Map<string, Mem[]>();
+  for (const id of memOrder) {
+    const m = memories.get(id)!;
+    memsBySession.set(m.sessionId, [...(memsBySession.get(m.sessionId) ?? []), m]);
+  }
+
+  // Linked siblings follow the bundle that links them.
+  const placed: string[] = [];
+  const seen = new Set<string>();
+  const siblingSessions = (sessionId: string): string[] => {
+    const mems = (memsBySession.get(sessionId) ?? []).slice(0, p.memoriesPerHit);
+    if (!mems.length) return [];
+    const links = store.linksOf(
+      ns,
+      mems.map((m) => m.id),
+    );
+    const other = links.filter((l) => l.relation !== "complements").flatMap((l) => [l.from, l.to]);
+    return [
+      ...new Set(
+        store
+          .memoriesByIds(ns, other)
+          .filter((m) => m.status !== "retired")
+          .map((m) => m.sessionId),
+      ),
+    ];
+  };
+  for (const id of order) {
+    if (placed.length >= k * 2) break;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    placed.push(id);
+    for (const sib of siblingSessions(id)) {
+      if (!seen.has(sib) && sessionById.has(sib)) {
+        seen.add(sib);
+        placed.push(sib);
+      }
+    }
+  }
+
+  const hits: Hit[] = [];
+  const shown: Set<string>[] = [];
+  let last = Number.POSITIVE_INFINITY;
+  for (const id of placed) {
+    if (hits.length >= k) break;
+    const hit = bundle(
+      store,
+      ns,
+      sessionById.get(id)!,
+      turnsBySession.get(id) ?? [],
+      turnScore,
+      memsBySession.get(id) ?? [],
+      p,
+    );
+    if (!hit) continue;
+    const words = new Set(lexicalTokens(hit.text));
+    if (shown.some((other) => jaccard(other, words) > 0.9)) continue;
+    shown.push(words);
+    // Scores stay non-increasing even where a sibling was pulled up.
+    const score = Math.min(last, fused.get(id) ?? 0);
+    last = score;
+    hits.push({ ...hit, score });
+  }
+  return hits;
+}
+
+function bundle(
+  store: LedgerStore,
+  ns: string,
+  session: SessionRow,
+  turns: Turn[],
+  turnScore: Map<number, number>,
+  memories: Mem[],
+  p: RetrievalParams,
+): Hit | undefined {
+  const mems = memories.slice(0, p.memoriesPerHit);
+  let chosen = [...turns].sort((a, b) => turnScore.get(b.rowid)! - turnScore.get(a.rowid)!).slice(0, p.turnsPerHit);
+  if (!chosen.length && !mems.length) {
+    // A sibling session reached only through a link: show the turns its memory came from.
+    chosen = store.turnsOfSession(ns, session.id).slice(0, p.turnsPerHit);
+  }
+  if (!chosen.length && !mems.length) return undefined;
+  chosen.sort((a, b) => a.position - b.position);
+  const links: Link[] = mems.length
+    ? store.linksOf(
+        ns,
+        mems.map((m) => m.id),
+      )
+    : [];
+  const lines = [
+    ...mems.map((m) => `[memory] ${m.text}`),
+    ...chosen.map((t) => `${t.speaker ?? t.role}: ${t.content}`),
+  ];
+  const turnIds = [...new Set([...chosen.map((t) => t.id), ...mems.flatMap((m) => m.turnIds)])];
+  return {
+    kind: mems.length && !chosen.length ? "memory" : "session",
+    text: lines.join("\n"),
+    score: 0,
+    ...(session.time ? { time: session.time } : {}),
+    sessionIds: [session.id],
+    turnIds,
+    memories: mems.map(({ rowid: _r, ...m }) => m),
+    links,
+  };
+}

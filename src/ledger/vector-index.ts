@@ -1,0 +1,140 @@
+/**
+ * An in-process vector index over unit vectors: exact cosine for small sets; for
+ * large ones a sign-bit (1 bit per dimension) Hamming pass picks candidates that
+ * are then rescored exactly. Vectors are persisted in sqlite-vec tables by the
+ * store; this index is the fast path that search reads.
+ */
+
+/** Below this many vectors every one is scored exactly. */
+const EXACT_LIMIT = 5_000;
+
+function popcount(x: number): number {
+  let v = x - ((x >>> 1) & 0x55555555);
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+  return (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}
+
+export interface VectorHit {
+  id: number;
+  score: number;
+}
+
+export class VectorIndex {
+  private ids = new Int32Array(1024);
+  private data: Float32Array;
+  private bits: Uint32Array;
+  private readonly words: number;
+  private count = 0;
+  private readonly position = new Map<number, number>();
+
+  constructor(readonly dim: number) {
+    this.words = Math.ceil(dim / 32);
+    this.data = new Float32Array(1024 * dim);
+    this.bits = new Uint32Array(1024 * this.words);
+  }
+
+  get size(): number {
+    return this.count;
+  }
+
+  add(id: number, vector: Float32Array): void {
+    if (vector.length !== this.dim) throw new RangeError(`vector of length ${vector.length}, index of ${this.dim}`);
+    let at = this.position.get(id);
+    if (at === undefined) {
+      at = this.count++;
+      this.grow();
+      this.position.set(id, at);
+    }
+    this.ids[at] = id;
+    this.data.set(vector, at * this.dim);
+    const base = at * this.words;
+    this.bits.fill(0, base, base + this.words);
+    for (let j = 0; j < this.dim; j++) if (vector[j]! > 0) this.bits[base + (j >>> 5)]! |= 1 << (j & 31);
+  }
+
+  get(id: number): Float32Array | undefined {
+    const at = this.position.get(id);
+    return at === undefined ? undefined : this.data.subarray(at * this.dim, (at + 1) * this.dim);
+  }
+
+  private grow(): void {
+    if (this.count <= this.ids.length) return;
+    const cap = this.ids.length * 2;
+    const ids = new Int32Array(cap);
+    ids.set(this.ids);
+    this.ids = ids;
+    const data = new Float32Array(cap * this.dim);
+    data.set(this.data);
+    this.data = data;
+    const bits = new Uint32Array(cap * this.words);
+    bits.set(this.bits);
+    this.bits = bits;
+  }
+
+  private dot(at: number, q: Float32Array): number {
+    const d = this.data;
+    const o = at * this.dim;
+    let s = 0;
+    for (let j = 0; j < this.dim; j++) s += d[o + j]! * q[j]!;
+    return s;
+  }
+
+  /** The `k` most similar vectors, best first. */
+  search(q: Float32Array, k: number): VectorHit[] {
+    const n = this.count;
+    if (n === 0 || k <= 0) return [];
+    const candidates = n <= EXACT_LIMIT ? undefined : this.hammingCandidates(q, Math.max(k * 8, 400));
+    const m = candidates ? candidates.length : n;
+    const scores = new Float32Array(m);
+    for (let i = 0; i < m; i++) scores[i] = this.dot(candidates ? candidates[i]! : i, q);
+    // The k-th best score from a native sort of a copy, then only the few above it are ordered.
+    const sorted = Float32Array.from(scores).sort();
+    const threshold = sorted[Math.max(0, m - k)]!;
+    const order: number[] = [];
+    for (let i = 0; i < m; i++) if (scores[i]! >= threshold) order.push(i);
+    order.sort((a, b) => scores[b]! - scores[a]! || a - b);
+    const out: VectorHit[] = [];
+    for (let r = 0; r < Math.min(k, m); r++) {
+      const i = order[r]!;
+      out.push({ id: this.ids[candidates ? candidates[i]! : i]!, score: scores[i]! });
+    }
+    return out;
+  }
+
+  private hammingCandidates(q: Float32Array, want: number): number[] {
+    const w = this.words;
+    const qb = new Uint32Array(w);
+    for (let j = 0; j < this.dim; j++) if (q[j]! > 0) qb[j >>> 5]! |= 1 << (j & 31);
+    const n = this.count;
+    const dist = new Uint16Array(n);
+    const histogram = new Uint32Array(this.dim + 1);
+    const bits = this.bits;
+    for (let i = 0; i < n; i++) {
+      let h = 0;
+      const o = i * w;
+      for (let x = 0; x < w; x++) h += popcount(bits[o + x]! ^ qb[x]!);
+      dist[i] = h;
+      histogram[h]!++;
+    }
+    let threshold = 0;
+    for (let seen = 0; threshold <= this.dim; threshold++) {
+      seen += histogram[threshold]!;
+      if (seen >= want) break;
+    }
+    const out: number[] = [];
+    for (let i = 0; i < n; i++) if (dist[i]! <= threshold) out.push(i);
+    return out;
+  }
+}
+
+/** Normalised mean of vectors (a session's centroid); undefined for none. */
+export function centroid(vectors: readonly Float32Array[]): Float32Array | undefined {
+  if (!vectors.length) return undefined;
+  const out = new Float32Array(vectors[0]!.length);
+  for (const v of vectors) for (let j = 0; j < v.length; j++) out[j]! += v[j]!;
+  let norm = 0;
+  for (let j = 0; j < out.length; j++) norm += out[j]! * out[j]!;
+  const scale = norm > 0 ? 1 / Math.sqrt(norm) : 0;
+  for (let j = 0; j < out.length; j++) out[j]! *= scale;
+  return out;
+}

@@ -1,0 +1,165 @@
+/**
+ * `ledger`: the MemorySystem adapter over our memory engine (src/ledger). One
+ * in-memory SQLite store per system instance (set `path` for a file); each
+ * namespace lives inside it, isolated, and is erased on close. Without an
+ * embedder search is lexical only.
+ */
+import { SystemError } from "../core/errors.ts";
+import type { Embedder } from "../embed/types.ts";
+import { buildContext } from "../ledger/context.ts";
+import { Ledger, type LedgerOptions } from "../ledger/ledger.ts";
+import type { Hit } from "../ledger/types.ts";
+import { checkBatch } from "./history.ts";
+import { resultLimit } from "./query.ts";
+import type { IngestBatch, MemorySystem, Retrieved, SearchQuery, SystemCaps } from "./types.ts";
+
+export interface LedgerSystemOptions {
+  embedder?: Embedder;
+  /** Token budget of `context()` (default 4000). */
+  tokenBudget?: number;
+  /** SQLite file of the store (default ":memory:"). */
+  path?: string;
+  ledger?: Omit<LedgerOptions, "path" | "embedder">;
+}
+
+export class LedgerSystem implements MemorySystem {
+  readonly id = "ledger";
+  readonly caps: SystemCaps = {
+    granularity: "session",
+    ranked: true,
+    provenance: true,
+    readback: true,
+    nativeAnswer: false,
+  };
+  readonly ledger: Ledger;
+  private readonly open_ = new Set<string>();
+  private readonly tails = new Map<string, Promise<void>>();
+  private readonly tokenBudget: number;
+
+  constructor(options: LedgerSystemOptions = {}) {
+    this.tokenBudget = options.tokenBudget ?? 4000;
+    this.ledger = new Ledger({ ...options.ledger, path: options.path, embedder: options.embedder });
+  }
+
+  private need(ns: string, operation: string): void {
+    if (!this.open_.has(ns)) {
+      throw new SystemError(`namespace "${ns}" is not open; call open("${ns}") first`, this.id, operation);
+    }
+  }
+
+  async open(ns: string): Promise<void> {
+    if (typeof ns !== "string" || ns === "")
+      throw new SystemError("a namespace must be a non-empty string", this.id, "open");
+    this.open_.add(ns);
+    this.ledger.open(ns);
+  }
+
+  async close(ns: string): Promise<void> {
+    if (!this.open_.has(ns)) return;
+    await this.tails.get(ns);
+    this.open_.delete(ns);
+    this.tails.delete(ns);
+    this.ledger.drop(ns);
+  }
+
+  ingest(ns: string, batch: IngestBatch): Promise<void> {
+    try {
+      this.need(ns, "ingest");
+      checkBatch(batch, this.id);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const run = (this.tails.get(ns) ?? Promise.resolve()).then(async () => {
+      await this.ledger.add(ns, {
+        sessionId: batch.sessionId,
+        sessionIndex: batch.sessionIndex,
+        time: batch.time,
+        turns: batch.turns.map((t) => ({
+          id: t.id,
+          role: t.role,
+          content: t.content,
+          ...(t.speaker !== undefined ? { speaker: t.speaker } : {}),
+          ...(t.time !== undefined ? { time: t.time } : {}),
+        })),
+      });
+    });
+    this.tails.set(
+      ns,
+      run.catch(() => undefined),
+    );
+    return run;
+  }
+
+  async flush(ns: string): Promise<void> {
+    this.need(ns, "flush");
+    await this.tails.get(ns);
+  }
+
+  async search(ns: string, q: SearchQuery): Promise<Retrieved[]> {
+    this.need(ns, "search");
+    const limit = resultLimit(q, this.id);
+    await this.tails.get(ns);
+    if (limit === 0) return [];
+    const k = Number.isFinite(limit) ? limit : 1000;
+    const hits = await this.ledger.search(ns, q.text, { k, ...(q.time ? { at: q.time } : {}) });
+    return hits.map(toRetrieved);
+  }
+
+  async readback(ns: string, sessionIds: string[]): Promise<Retrieved[]> {
+    this.need(ns, "readback");
+    await this.tails.get(ns);
+    const { turns, memories } = this.ledger.sessionContents(ns, sessionIds);
+    const out: Retrieved[] = [];
+    for (const t of turns) {
+      out.push({
+        text: `${t.speaker ?? t.role}: ${t.content}`,
+        score: 1,
+        ...(t.time ? { time: t.time } : {}),
+        sessionIds: [t.sessionId],
+        turnIds: [t.id],
+        kind: "turn",
+      });
+    }
+    for (const m of memories) {
+      out.push({
+        text: m.text,
+        score: 1,
+        ...(m.recordedAt ? { time: m.recordedAt } : {}),
+        sessionIds: [m.sessionId],
+        turnIds: [...m.turnIds],
+        kind: "memory",
+        meta: { memoryId: m.id, subject: m.subject, attribute: m.attribute, status: m.status },
+      });
+    }
+    return out;
+  }
+
+  /** The rendered context of a search, within the budget, for readers that want it. */
+  async context(ns: string, q: SearchQuery, tokenBudget = this.tokenBudget): Promise<string> {
+    this.need(ns, "search");
+    const hits = await this.ledger.search(ns, q.text, { k: q.k, ...(q.time ? { at: q.time } : {}) });
+    return buildContext(hits, { tokenBudget }).text;
+  }
+}
+
+function toRetrieved(hit: Hit): Retrieved {
+  return {
+    text: hit.text,
+    score: hit.score,
+    ...(hit.time ? { time: hit.time } : {}),
+    sessionIds: [...hit.sessionIds],
+    turnIds: [...hit.turnIds],
+    kind: hit.kind,
+    meta: {
+      memories: hit.memories.map((m) => ({
+        id: m.id,
+        subject: m.subject,
+        attribute: m.attribute,
+        value: m.value,
+        status: m.status,
+        ...(m.condition ? { condition: m.condition } : {}),
+      })),
+      links: hit.links,
+    },
+  };
+}

@@ -1,0 +1,85 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { extractTurns } from "../../src/ledger/extract/offline.ts";
+import { resolveTimeExpression } from "../../src/ledger/time.ts";
+import type { LedgerTurn } from "../../src/ledger/types.ts";
+
+function extract(content: string, role: LedgerTurn["role"] = "user", speaker?: string) {
+  return extractTurns({
+    sessionId: "s",
+    time: "2024-03-10",
+    turns: [{ id: "t", role, content, ...(speaker ? { speaker } : {}) }],
+  }).map((d) => ({ subject: d.subject, kind: d.kind, attribute: d.attribute, value: d.value, condition: d.condition }));
+}
+
+describe("offline extractor", () => {
+  it("reads first-person facts, preferences with conditions and other people's facts", () => {
+    assert.deepEqual(extract("I live in Boston."), [
+      { subject: "user", kind: "fact", attribute: "residence", value: "Boston", condition: undefined },
+    ]);
+    assert.deepEqual(extract("When I'm working, I prefer jazz."), [
+      {
+        subject: "user",
+        kind: "preference",
+        attribute: "preference:jazz",
+        value: "jazz",
+        condition: "when i'm working",
+      },
+    ]);
+    assert.deepEqual(extract("My sister lives in Paris and she loves cats."), [
+      { subject: "sister", kind: "fact", attribute: "residence", value: "Paris", condition: undefined },
+    ]);
+    assert.deepEqual(extract("My favorite color is green."), [
+      { subject: "user", kind: "preference", attribute: "favorite:color", value: "green", condition: undefined },
+    ]);
+  });
+
+  it("dates plans, schedules and events from relative expressions", () => {
+    const [plan] = extractTurns({
+      sessionId: "s",
+      time: "2024-03-10",
+      turns: [{ id: "t", role: "user", content: "I'm going to visit Rome next month." }],
+    });
+    assert.equal(plan?.kind, "plan");
+    assert.equal(plan?.value, "visit Rome");
+    assert.equal(plan?.validFrom, "2024-04-09");
+    const [appointment] = extractTurns({
+      sessionId: "s",
+      time: "2024-03-10",
+      turns: [{ id: "t", role: "user", content: "I have a dentist appointment on May 5." }],
+    });
+    assert.equal(appointment?.kind, "schedule");
+    assert.equal(appointment?.validFrom, "2024-05-05");
+  });
+
+  it("marks negation and change cues, and skips questions and assistant advice", () => {
+    const [coffee] = extractTurns({
+      sessionId: "s",
+      time: "2024-03-10",
+      turns: [{ id: "t", role: "user", content: "I no longer like coffee." }],
+    });
+    assert.equal(coffee?.negated, true);
+    assert.equal(coffee?.change, true);
+    assert.deepEqual(extract("Do I live in Boston?"), []);
+    assert.deepEqual(extract("I live in a lighthouse, says the assistant.", "assistant"), []);
+  });
+
+  it("attributes a named speaker's first-person statements to that speaker", () => {
+    assert.deepEqual(
+      extract("I live in Lisbon now.", "assistant", "Melanie").map((d) => [d.subject, d.attribute, d.value]),
+      [["melanie", "residence", "Lisbon"]],
+    );
+  });
+});
+
+describe("time expressions", () => {
+  it("resolves relative and explicit dates against the session date", () => {
+    const at = "2024-03-10T12:00:00Z";
+    assert.equal(resolveTimeExpression("yesterday I ran", at)?.day, "2024-03-09");
+    assert.equal(resolveTimeExpression("two weeks ago", at)?.day, "2024-02-25");
+    assert.equal(resolveTimeExpression("on May 5, 2023", at)?.day, "2023-05-05");
+    assert.equal(resolveTimeExpression("last March", at)?.day, "2023-03-01");
+    assert.equal(resolveTimeExpression("next Friday", at)?.day, "2024-03-15");
+    assert.equal(resolveTimeExpression("no date here", at), undefined);
+  });
+});

@@ -1,0 +1,228 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { createEmbedder } from "../../src/embed/create.ts";
+import { Ledger } from "../../src/ledger/ledger.ts";
+import type { LedgerTurn, Memory } from "../../src/ledger/types.ts";
+
+let seq = 0;
+function session(id: string, time: string, ...lines: string[]) {
+  const turns: LedgerTurn[] = lines.map((content) => ({ id: `${id}#${seq++}`, role: "user", content }));
+  return { sessionId: id, time, turns };
+}
+
+async function ledger(): Promise<Ledger> {
+  return new Ledger({ embedder: await createEmbedder("hashing:256") });
+}
+
+function only(memories: Memory[], attribute: string, subject = "user"): Memory[] {
+  return memories.filter((m) => m.attribute === attribute && m.subject === subject);
+}
+
+describe("ledger resolution", () => {
+  it("a real change supersedes the old value, closing it at the new valid-from", async () => {
+    const l = await ledger();
+    await l.add("a", session("s1", "2024-01-10", "I live in Boston."));
+    await l.add("a", session("s2", "2024-06-01", "I just moved to Denver."));
+    const [boston, denver] = only(l.export("a").memories, "residence");
+    assert.equal(boston?.value, "Boston");
+    assert.equal(boston?.status, "superseded");
+    assert.equal(boston?.validTo, "2024-06-01T00:00:00.000Z");
+    assert.equal(denver?.value, "Denver");
+    assert.equal(denver?.status, "active");
+    assert.deepEqual(l.links("a", denver!.id), [{ from: denver!.id, to: boston!.id, relation: "supersedes" }]);
+  });
+
+  it("a changed preference (no longer liking something) supersedes it", async () => {
+    const l = await ledger();
+    await l.add("a", session("s1", "2024-01-10", "I love coffee."));
+    await l.add("a", session("s2", "2024-03-10", "I no longer like coffee."));
+    const [before, after] = only(l.export("a").memories, "preference:coffee");
+    assert.equal(before?.status, "superseded");
+    assert.equal(after?.value, "not coffee");
+    assert.equal(after?.status, "active");
+  });
+
+  it("a different value of an invariant attribute contradicts it: both kept, the first canonical", async () => {
+    const l = await ledger();
+    await l.add("a", session("s1", "2024-01-10", "I was born in Oslo."));
+    await l.add("a", session("s2", "2024-05-10", "I was born in Bergen."));
+    const [oslo, bergen] = only(l.export("a").memories, "birthplace");
+    assert.equal(oslo?.status, "active");
+    assert.equal(oslo?.canonical, true);
+    assert.equal(bergen?.status, "contested");
+    assert.equal(bergen?.canonical, false);
+    assert.deepEqual(l.links("a", bergen!.id), [{ from: bergen!.id, to: oslo!.id, relation: "contradicts" }]);
+    assert.deepEqual(
+      l.current("a", "user", "birthplace").map((m) => m.value),
+      ["Oslo", "Bergen"],
+      "both sides stand, the canonical first",
+    );
+  });
+
+  it("different conditions keep both preferences valid", async () => {
+    const l = await ledger();
+    await l.add("a", session("s1", "2024-01-10", "On weekends I enjoy green tea."));
+    await l.add("a", session("s2", "2024-02-10", "In the morning I enjoy black tea."));
+    const prefs = only(l.export("a").memories, "preference:tea");
+    assert.deepEqual(
+      prefs.map((m) => [m.condition, m.status]),
+      [
+        ["on weekends", "active"],
+        ["in the morning", "active"],
+      ],
+    );
+    assert.equal(l.links("a", prefs[1]!.id)[0]?.relation, "conditional");
+  });
+
+  it("a restatement complements the earlier statement", async () => {
+    const l = await ledger();
+    await l.add("a", session("s1", "2024-01-10", "I love sushi."));
+    await l.add("a", session("s2", "2024-02-10", "I really love sushi."));
+    const [first, again] = only(l.export("a").memories, "preference:sushi");
+    assert.equal(first?.status, "active");
+    assert.equal(again?.status, "active");
+    assert.equal(l.links("a", again!.id)[0]?.relation, "complements");
+  });
+
+  it("another person's fact is not attributed to the user and does not touch the user's value", async () => {
+    const l = await ledger();
+    await l.add("a", session("s1", "2024-01-10", "I live in Boston."));
+    await l.add("a", session("s2", "2024-02-10", "My sister lives in Paris."));
+    const memories = l.export("a").memories;
+    assert.deepEqual(
+      only(memories, "residence").map((m) => [m.value, m.status]),
+      [["Boston", "active"]],
+    );
+    assert.deepEqual(
+      only(memories, "residence", "sister").map((m) => m.value),
+      ["Paris"],
+    );
+    assert.deepEqual(l.links("a", only(memories, "residence")[0]!.id), []);
+  });
+
+  it("a value told late about an earlier time is filed as the older version", async () => {
+    const l = await ledger();
+    await l.add("a", session("s1", "2024-06-01", "I live in Denver."));
+    await l.add("a", session("s2", "2024-07-01", "I moved to Austin three months ago."));
+    const [denver, austin] = only(l.export("a").memories, "residence");
+    // Austin's valid-from (about 2024-04-02) precedes Denver's, so Denver stays current.
+    assert.equal(denver?.status, "active");
+    assert.equal(austin?.status, "superseded");
+    assert.equal(austin?.validTo, denver?.validFrom);
+  });
+});
+
+describe("ledger timelines", () => {
+  async function moves(): Promise<Ledger> {
+    const l = await ledger();
+    await l.add("a", session("s1", "2023-01-05", "I live in Boston."));
+    await l.add("a", session("s2", "2023-08-01", "I moved to Denver."));
+    await l.add("a", session("s3", "2024-02-01", "I moved to Austin."));
+    return l;
+  }
+
+  it("history returns every version, oldest first", async () => {
+    const l = await moves();
+    const austin = only(l.export("a").memories, "residence").at(-1)!;
+    assert.deepEqual(
+      l.history("a", austin.id).map((m) => [m.value, m.status]),
+      [
+        ["Boston", "superseded"],
+        ["Denver", "superseded"],
+        ["Austin", "active"],
+      ],
+    );
+  });
+
+  it("`at` returns the value valid then", async () => {
+    const l = await moves();
+    assert.deepEqual(
+      l.current("a", "user", "residence", "2023-05-01").map((m) => m.value),
+      ["Boston"],
+    );
+    assert.deepEqual(
+      l.current("a", "user", "residence", "2023-12-31").map((m) => m.value),
+      ["Denver"],
+    );
+    assert.deepEqual(
+      l.current("a", "user", "residence").map((m) => m.value),
+      ["Austin"],
+    );
+    // Before anything was said, nothing was known.
+    assert.deepEqual(l.current("a", "user", "residence", "2022-01-01"), []);
+  });
+
+  it("search at a time ranks the memory valid then above its successor", async () => {
+    const l = await moves();
+    const memoriesAt = async (at: string) =>
+      (await l.search("a", "moved live Boston Denver Austin", { k: 5, at })).flatMap((h) =>
+        h.memories.map((m) => m.value),
+      );
+    const early = await memoriesAt("2023-05-01");
+    assert.equal(early[0], "Boston");
+    assert.ok(!early.includes("Austin"), "a memory recorded after the question time is not shown");
+    const late = await memoriesAt("2024-06-01");
+    assert.equal(late[0], "Austin");
+  });
+
+  it("forgetting hides a memory from search but not from history", async () => {
+    const l = await moves();
+    const denver = only(l.export("a").memories, "residence").find((m) => m.value === "Denver")!;
+    const seen = async () => (await l.search("a", "Denver", { k: 5 })).flatMap((h) => h.memories.map((m) => m.id));
+    assert.ok((await seen()).includes(denver.id));
+    const retired = l.forget("a", denver.id, "2024-03-01");
+    assert.equal(retired?.status, "retired");
+    assert.ok(!(await seen()).includes(denver.id));
+    const history = l.history("a", denver.id);
+    assert.equal(history.find((m) => m.id === denver.id)?.status, "retired");
+    assert.equal(history.length, 3);
+    // The raw turn stays searchable: preservation is not undone by forgetting a memory.
+    assert.ok((await l.search("a", "Denver", { k: 5 })).some((h) => h.sessionIds.includes("s2")));
+  });
+});
+
+describe("ledger store", () => {
+  it("export then import into another namespace reproduces turns, memories and links", async () => {
+    const l = await ledger();
+    await l.add("a", session("s1", "2024-01-10", "I live in Boston.", "I love sushi."));
+    await l.add("a", session("s2", "2024-06-01", "I just moved to Denver."));
+    const out = l.export("a");
+    await l.import("b", JSON.parse(JSON.stringify(out)));
+    const back = l.export("b");
+    assert.deepEqual({ ...back, ns: "a", memories: back.memories.map((m) => ({ ...m, ns: "a" })) }, out);
+    const hits = await l.search("b", "Denver", { k: 3 });
+    assert.deepEqual(hits[0]?.sessionIds, ["s2"]);
+    await assert.rejects(l.import("b", out), /not empty/);
+  });
+
+  it("namespaces are isolated and a dropped namespace is empty", async () => {
+    const l = await ledger();
+    await l.add("a", session("s1", "2024-01-10", "I live in Boston."));
+    await l.add("b", session("s9", "2024-01-10", "I live in Lisbon."));
+    assert.deepEqual(
+      (await l.search("a", "live Lisbon Boston", { k: 5 })).flatMap((h) => h.sessionIds),
+      ["s1"],
+    );
+    l.drop("a");
+    assert.deepEqual(await l.search("a", "Boston", { k: 5 }), []);
+    assert.equal((await l.search("b", "Lisbon", { k: 5 }))[0]?.sessionIds[0], "s9");
+  });
+
+  it("re-adding the same turns replaces them instead of duplicating", async () => {
+    const l = await ledger();
+    const s = session("s1", "2024-01-10", "I live in Boston.");
+    await l.add("a", s);
+    await l.add("a", s);
+    const out = l.export("a");
+    assert.equal(out.turns.length, 1);
+    assert.equal(out.memories.length, 1);
+  });
+
+  it("works without an embedder (lexical only)", async () => {
+    const l = new Ledger();
+    await l.add("a", session("s1", "2024-01-10", "I live in Boston."));
+    await l.add("a", session("s2", "2024-01-11", "Thinking about pasta recipes tonight."));
+    const hits = await l.search("a", "pasta", { k: 2 });
+    assert.deepEqual(hits[0]?.sessionIds, ["s2"]);
+  });
+});

@@ -1,0 +1,80 @@
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { createEmbedder } from "../../src/embed/create.ts";
+import { startRun } from "../../src/run/runner.ts";
+import { assertConformance } from "../../src/systems/conformance.ts";
+import { createSystem } from "../../src/systems/index.ts";
+import { LedgerSystem } from "../../src/systems/ledger.ts";
+import { fixture } from "../support/shared-data.ts";
+
+describe("ledger system", () => {
+  it("passes the conformance kit with the hashing embedder", async () => {
+    const embedder = await createEmbedder("hashing:256");
+    const report = await assertConformance(() => new LedgerSystem({ embedder }));
+    assert.equal(report.systemId, "ledger");
+  });
+
+  it("passes the conformance kit without an embedder (lexical only)", async () => {
+    await assertConformance(() => createSystem("ledger"));
+  });
+
+  it("returns session bundles with provenance and memory metadata", async () => {
+    const system = new LedgerSystem({ embedder: await createEmbedder("hashing:256") });
+    await system.open("n");
+    await system.ingest("n", {
+      sessionId: "s1",
+      sessionIndex: 0,
+      time: "2024-01-10",
+      turns: [
+        { id: "t1", role: "user", content: "I live in Boston." },
+        { id: "t2", role: "assistant", content: "Noted." },
+      ],
+    });
+    await system.ingest("n", {
+      sessionId: "s2",
+      sessionIndex: 1,
+      time: "2024-06-01",
+      turns: [{ id: "t3", role: "user", content: "I just moved to Denver." }],
+    });
+    const items = await system.search("n", { text: "Where did I move, Denver?", k: 2, time: "2024-07-01" });
+    assert.deepEqual(items[0]?.sessionIds, ["s2"]);
+    assert.ok(items[0]?.turnIds?.includes("t3"));
+    const memories = items[0]?.meta?.memories as Array<{ attribute: string; value: string }>;
+    assert.deepEqual(
+      memories.map((m) => [m.attribute, m.value]),
+      [["residence", "Denver"]],
+    );
+    // The superseded value comes back beside its successor.
+    assert.deepEqual(
+      items.map((i) => i.sessionIds),
+      [["s2"], ["s1"]],
+    );
+    const context = await system.context("n", { text: "Denver Boston", k: 2, time: "2024-07-01" });
+    assert.match(context, /updated on 2024-06-01/);
+    await system.close("n");
+  });
+
+  it("completes a RealMem run on the project fixture", async () => {
+    const out = mkdtempSync(join(tmpdir(), "membench-ledger-"));
+    try {
+      const run = await startRun({
+        benchmark: "realmem",
+        data: fixture("realmem"),
+        systems: ["ledger", "bm25-session"],
+        out,
+        progress: false,
+        embedder: "hashing:256",
+      });
+      assert.equal(run.failedUnits, 0);
+      const row = run.summary.results.find((r) => r.system === "ledger");
+      assert.ok(row && row.n > 0, "the ledger answered every probe");
+      assert.ok((row.metrics.n_retrieval ?? 0) > 0, "retrieval was measured from provenance");
+      assert.ok(Number.isFinite(row.metrics["ndcg_realmem@10"]));
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+});
