@@ -9,8 +9,10 @@ import { packageVersion } from "../util/paths.ts";
 import { registerDataCommands } from "./commands/data.ts";
 import { registerDemoCommand } from "./commands/demo.ts";
 import { registerDoctorCommand } from "./commands/doctor.ts";
+import { registerReportCommands } from "./commands/report.ts";
 import { registerRunCommand } from "./commands/run.ts";
 import { registerScoreCommands } from "./commands/score.ts";
+import { registerViewCommand } from "./commands/view.ts";
 import { reportError } from "./errors.ts";
 
 export function buildProgram(): Command {
@@ -41,6 +43,8 @@ ${SCRIPTED_HELP}`,
   registerDataCommands(program);
   registerRunCommand(program);
   registerScoreCommands(program);
+  registerReportCommands(program);
+  registerViewCommand(program);
   return program;
 }
 

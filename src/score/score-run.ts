@@ -224,7 +224,9 @@ export function applyScores(
     for (const system of new Set(rows.map((r) => r.system))) {
       const bySetting = (keep: (s: ProbeScore) => boolean) => {
         const out: Partial<Record<Setting, ProbeScore[]>> = {};
-        for (const s of scores.filter((x) => x.system === system && keep(x))) (out[s.setting] ??= []).push(s);
+        for (const s of scores.filter((x) => x.system === system && keep(x))) {
+          out[s.setting] = [...(out[s.setting] ?? []), s];
+        }
         return out;
       };
       const row = rows.find((r) => r.system === system && r.setting === "default");
@@ -239,15 +241,6 @@ export function applyScores(
     }
   }
   return summary;
-}
-
-/** The answer-stage usage a run recorded, kept across re-scores. */
-function readPreviousUsage(dir: string): Summary["usage"] {
-  try {
-    return (JSON.parse(readFileSync(join(dir, "summary.json"), "utf8")) as Summary).usage;
-  } catch {
-    return undefined;
-  }
 }
 
 /** How a run was last scored, so summaries can be rebuilt (after an override) without judges. */

@@ -1,0 +1,44 @@
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import type { Command } from "commander";
+import { ConfigError } from "../../core/errors.ts";
+import { DEFAULT_HOST, DEFAULT_PORT, isLoopback, startViewer } from "../../report/view/server.ts";
+import { log } from "../../util/log.ts";
+
+interface ViewFlags {
+  port: string;
+  host: string;
+}
+
+export function registerViewCommand(program: Command): void {
+  program
+    .command("view")
+    .description("browse runs in a local web viewer: results, per-probe drill-down, filters, diffs, verdict overrides")
+    .argument("[runsDir]", "a folder of run directories, or one run directory", "runs")
+    .option("--port <n>", "port to listen on (0: any free port)", String(DEFAULT_PORT))
+    .option("--host <address>", "address to listen on", DEFAULT_HOST)
+    .action(async (runsDir: string, flags: ViewFlags) => {
+      const port = Number(flags.port);
+      if (!Number.isInteger(port) || port < 0 || port > 65535) {
+        throw new ConfigError(`expected a port number from 0 to 65535, got "${flags.port}"`, "port", "--port");
+      }
+      const dir = resolve(runsDir);
+      if (!existsSync(dir)) throw new ConfigError(`no such folder: ${dir}`, "runsDir");
+      if (!isLoopback(flags.host)) {
+        log.warn(
+          `listening on ${flags.host}, not loopback: anyone who can reach this address can read these runs and override verdicts`,
+        );
+      }
+      const viewer = await startViewer({ runsDir: dir, host: flags.host, port });
+      log.info(`membench view: ${viewer.url} (runs in ${dir}; Ctrl-C to stop)`);
+      await new Promise<void>((done) => {
+        const stop = () => {
+          process.off("SIGINT", stop);
+          process.off("SIGTERM", stop);
+          viewer.close().then(done, done);
+        };
+        process.on("SIGINT", stop);
+        process.on("SIGTERM", stop);
+      });
+    });
+}

@@ -1,0 +1,56 @@
+/** Number formatting shared by the markdown and HTML renderers. A missing number is "–", never 0. */
+import type { Cell, LayoutTable, TableRow } from "./model.ts";
+
+export const MISSING = "–";
+
+export function fmt(value: number | null | undefined, digits: number): string {
+  return value === null || value === undefined || !Number.isFinite(value) ? MISSING : value.toFixed(digits);
+}
+
+export function fmtCI(ci: [number, number] | undefined, digits: number): string {
+  return ci ? `[${fmt(ci[0], digits)}, ${fmt(ci[1], digits)}]` : "";
+}
+
+/** The n every cell of a row shares, if they do; then it is printed once for the row. */
+export function commonN(row: TableRow, columns: readonly string[]): number | undefined {
+  const ns = columns.map((c) => row.cells[c]).filter((c): c is Cell => c?.value !== null && c !== undefined);
+  if (!ns.length || ns.some((c) => c.n === undefined)) return undefined;
+  const first = ns[0]!.n;
+  return ns.every((c) => c.n === first) ? first : undefined;
+}
+
+/** `61.22 [55.10, 67.30]` plus `n=8` unless the row prints its n once. */
+export function cellText(cell: Cell | undefined, digits: number, withN: boolean): string {
+  if (!cell || cell.value === null) return MISSING;
+  const parts = [fmt(cell.value, digits)];
+  if (cell.ci) parts.push(fmtCI(cell.ci, digits));
+  if (withN && cell.n !== undefined) parts.push(`n=${cell.n}`);
+  return parts.join(" ");
+}
+
+/** Whether the table has paper groups, so a group column is printed. */
+export function hasGroups(table: LayoutTable): boolean {
+  return table.rows.some((r) => r.group);
+}
+
+export function rowSource(row: TableRow): string {
+  if (row.kind === "reported") return row.tag ? `reported (${row.tag})` : "reported";
+  return row.tag ? `membench (${row.tag})` : "membench";
+}
+
+export function columnHeader(table: LayoutTable, column: string): string {
+  return table.columnTitles[column] ?? column;
+}
+
+export function ms(value: number | undefined): string {
+  return value === undefined ? MISSING : value >= 100 ? value.toFixed(0) : value.toFixed(1);
+}
+
+export function usd(value: number | null | undefined): string {
+  if (value === undefined) return MISSING;
+  return value === null ? "unknown (no price)" : `$${value.toFixed(value < 1 ? 4 : 2)}`;
+}
+
+export function int(value: number | undefined): string {
+  return value === undefined || !Number.isFinite(value) ? MISSING : Math.round(value).toLocaleString("en-US");
+}

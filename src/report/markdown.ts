@@ -1,0 +1,155 @@
+/**
+ * The markdown report: per benchmark, the paper's tables in its own layout with
+ * the reported rows beside ours, then retrieval, cost and latency, and what was
+ * skipped. Every text from data, models or systems goes through escapeMarkdown.
+ */
+import { markdownTable } from "../run/table.ts";
+import { escapeMarkdown as e } from "./escape.ts";
+import { cellText, columnHeader, commonN, fmt, hasGroups, int, MISSING, ms, rowSource, usd } from "./format.ts";
+import type { BenchmarkSection, CostRow, LayoutTable, SkipLine, StageLatency } from "./model.ts";
+
+export const READING_GUIDE =
+  "Our numbers read `value [95% CI]` with their n (probes scored; printed once per row when every cell shares it). " +
+  "CIs are percentile bootstraps over probes (1,000 resamples, stratified by the benchmark's category label). " +
+  'Rows marked "reported" are the paper\'s published numbers, printed as published, not recomputed. ' +
+  '"–" marks a number that does not exist (not run, not scored, not reported), never a zero.';
+
+export function layoutTableMarkdown(table: LayoutTable): string {
+  const groups = hasGroups(table);
+  const withNote = table.rows.some((r) => r.note);
+  const header = [
+    "source",
+    ...(groups ? ["group"] : []),
+    "system",
+    "n",
+    ...table.columns.map((c) => e(columnHeader(table, c))),
+    ...(withNote ? ["note"] : []),
+  ];
+  const rows = table.rows.map((row) => {
+    const n = row.kind === "ours" ? commonN(row, table.columns) : undefined;
+    const scored = table.columns.some((c) => (row.cells[c]?.value ?? null) !== null);
+    const perCell = row.kind === "ours" && scored && n === undefined;
+    return [
+      e(rowSource(row)),
+      ...(groups ? [e(row.group ?? "")] : []),
+      e(row.system),
+      n === undefined ? (row.kind === "ours" && perCell ? "see cells" : MISSING) : String(n),
+      ...table.columns.map((c) => cellText(row.cells[c], table.digits, perCell)),
+      ...(withNote ? [e(row.note ?? "")] : []),
+    ];
+  });
+  const lines = [`### ${e(table.title)}`, ""];
+  if (table.sources.length) lines.push(`Reported rows: ${table.sources.map(e).join("; ")}.`, "");
+  lines.push(markdownTable(header, rows));
+  if (table.notes.length) lines.push("", ...table.notes.map((n) => `> ${e(n)}`));
+  return lines.join("\n");
+}
+
+const latency = (l: StageLatency | undefined) => (l ? `${ms(l.p50)} / ${ms(l.p95)}` : MISSING);
+
+export function costMarkdown(rows: readonly CostRow[], withRun: boolean): string {
+  const header = [
+    ...(withRun ? ["run"] : []),
+    "system",
+    "setting",
+    "n",
+    "search ms p50 / p95",
+    "answer ms p50 / p95",
+    "ingest ms per call p50 / p95",
+    "ingest s (total)",
+    "context tokens / probe",
+    "answer calls",
+    "answer input tokens",
+    "answer output tokens",
+    "answer cost",
+  ];
+  return markdownTable(
+    header,
+    rows.map((r) => [
+      ...(withRun ? [e(r.run)] : []),
+      e(r.system),
+      r.setting,
+      String(r.n),
+      latency(r.search),
+      latency(r.answer),
+      latency(r.ingest),
+      r.ingestSeconds === undefined ? MISSING : fmt(r.ingestSeconds, 2),
+      int(r.contextTokens),
+      String(r.answerCalls),
+      int(r.inputTokens),
+      int(r.outputTokens),
+      r.answerCalls ? usd(r.costUsd) : MISSING,
+    ]),
+  );
+}
+
+function usageMarkdown(section: BenchmarkSection, withRun: boolean): string {
+  if (!section.usage.length) return "No model was called (no answer or judge stage ran).";
+  return markdownTable(
+    [
+      ...(withRun ? ["run"] : []),
+      "phase",
+      "role",
+      "calls",
+      "cached",
+      "errors",
+      "input tokens",
+      "output tokens",
+      "cost",
+    ],
+    section.usage.map((u) => [
+      ...(withRun ? [e(u.run)] : []),
+      u.phase,
+      e(u.role),
+      String(u.calls),
+      String(u.cachedCalls),
+      String(u.errors),
+      int(u.inputTokens),
+      int(u.outputTokens),
+      u.costUsd === null ? `unknown (no price for ${u.unpricedModels.map(e).join(", ") || "a model"})` : usd(u.costUsd),
+    ]),
+  );
+}
+
+export function skipLineText(s: SkipLine, withRun: boolean): string {
+  const who = [withRun ? `run ${s.run}` : "", s.system ? `${s.system}${s.setting ? `/${s.setting}` : ""}` : ""]
+    .filter(Boolean)
+    .join(", ");
+  const count = s.count !== undefined ? ` (${s.count} probe${s.count === 1 ? "" : "s"})` : "";
+  return `${who ? `${who}: ` : ""}${s.stage} — ${s.reason}${count}`;
+}
+
+function skippedMarkdown(section: BenchmarkSection, withRun: boolean): string {
+  if (!section.skipped.length) return "Every stage ran for every system and setting.";
+  return section.skipped.map((s) => `- ${e(skipLineText(s, withRun))}`).join("\n");
+}
+
+export function sectionMarkdown(section: BenchmarkSection): string {
+  const withRun = section.runs.length > 1;
+  const lines = [`## ${e(section.title)} (\`${section.benchmark}\`)`, ""];
+  for (const run of section.runs) {
+    lines.push(
+      `- run \`${e(run.id)}\`${run.variant ? ` (variant ${e(run.variant)})` : ""}: data ${e(run.data)}; systems ${run.systems
+        .map(e)
+        .join(", ")}; settings ${run.settings.join(", ")}; answer model ${e(run.model)}${
+        run.scoring ? `; scoring: ${e(run.scoring)}` : "; not scored"
+      }`,
+    );
+  }
+  lines.push("");
+  if (section.headline) {
+    lines.push(`Headline metric: ${e(section.headline.label)} (\`${section.headline.metric}\`).`, "");
+  }
+  for (const table of section.tables) lines.push(layoutTableMarkdown(table), "");
+  if (section.retrieval) lines.push(layoutTableMarkdown(section.retrieval), "");
+  lines.push("### Cost and latency", "", costMarkdown(section.cost, withRun), "");
+  lines.push("Model tokens and cost per role:", "", usageMarkdown(section, withRun), "");
+  lines.push("### Skipped", "", skippedMarkdown(section, withRun), "");
+  return lines.join("\n");
+}
+
+export function reportMarkdown(sections: readonly BenchmarkSection[], generatedAt = new Date()): string {
+  const lines = ["# membench report", "", `Generated ${generatedAt.toISOString()}.`, "", READING_GUIDE, ""];
+  for (const section of sections) lines.push(sectionMarkdown(section));
+  return `${lines.join("\n").trimEnd()}\n`;
+}

@@ -1,0 +1,251 @@
+/**
+ * `membench report` in markdown and JSON on real runs of the fixtures: the
+ * paper's layouts with the reported rows beside ours, n and 95% CIs, the
+ * retrieval table, cost and latency, the skipped stages, and escaping.
+ *
+ * Hand-worked numbers (see sample-runs.ts): SubtleMemory bm25 answers 6 of 8
+ * questions right in every setting (complementary 2/2, nuanced 4/4,
+ * contradictory 0/2); bootstrap resamples stratified by relation type always
+ * keep those counts, so its CI is [75, 75]. `none` is right only under oracle.
+ */
+import "../support/clean-env.ts";
+import assert from "node:assert/strict";
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
+import { GENERATION_COLUMNS } from "../../src/benchmarks/realmem/paper.ts";
+import type { ReportSummary } from "../../src/report/json.ts";
+import { renderReport } from "../../src/report/report.ts";
+import { cell, tableAfter } from "./markdown-table.ts";
+import { INJECTED, memconflictRun, memoraRun, realmemOfflineRun, subtleMemoryRun, tempDir } from "./sample-runs.ts";
+
+const SPEC = resolve(dirname(fileURLToPath(import.meta.url)), "../../../shared/spec");
+const specFile = (name: string) => resolve(SPEC, name);
+const skipNoSpec = existsSync(SPEC) ? false : "../shared/spec is absent: spec layout check skipped";
+
+/** Column labels of the first markdown table after `heading` in a spec file. */
+function specColumns(file: string, heading: string): string[] {
+  return tableAfter(readFileSync(specFile(file), "utf8"), heading).header.map((h) => h.replace(/\*/g, ""));
+}
+
+const ours = (system: string) => (row: string[]) => row[0]?.startsWith("membench") === true && row.includes(system);
+const reported = (system: string, tag?: string) => (row: string[]) =>
+  row[0] === (tag ? `reported (${tag})` : "reported") && row.includes(system);
+
+describe("markdown report", () => {
+  const out = tempDir();
+  let md = "";
+  let dirs: Record<string, string>;
+
+  before(async () => {
+    dirs = {
+      subtle: await subtleMemoryRun(out),
+      realmem: await realmemOfflineRun(out),
+      memconflict: await memconflictRun(out),
+      memora: await memoraRun(out),
+    };
+    md = await renderReport([dirs.subtle!, dirs.realmem!, dirs.memconflict!, dirs.memora!], "md", {
+      generatedAt: new Date("2026-01-02T03:04:05Z"),
+    });
+  });
+  after(() => rmSync(out, { recursive: true, force: true }));
+
+  it("has one section per benchmark, in the order given", () => {
+    const sections = md.split("\n").filter((l) => l.startsWith("## "));
+    assert.deepEqual(
+      sections.map((s) => /\(`(\w+)`\)$/.exec(s)?.[1]),
+      ["subtlememory", "realmem", "memconflict", "memora"],
+    );
+  });
+
+  it("prints SubtleMemory Table 1 in the paper's columns, reported rows beside ours with n and CI", () => {
+    const t = tableAfter(md, "SubtleMemory Table 1");
+    assert.deepEqual(t.header, [
+      "source",
+      "group",
+      "system",
+      "n",
+      "ME",
+      "AO",
+      "Comp",
+      "Temp",
+      "Ctx",
+      "Nu",
+      "Contr",
+      "All",
+    ]);
+    assert.equal(cell(t, reported("Mem0", "gpt-5.4, default"), "All"), "68.99");
+    assert.equal(cell(t, reported("Oracle", "gpt-oss-120b, default"), "Contr"), "41.64");
+    assert.equal(cell(t, reported("A-Mem", "gpt-5.4, perfect"), "All"), "82.39");
+    assert.equal(cell(t, ours("bm25"), "All"), "75.00 [75.00, 75.00] n=8");
+    assert.equal(cell(t, ours("bm25"), "Contr"), "0.00 [0.00, 0.00] n=2");
+    assert.equal(cell(t, ours("bm25"), "ME"), "100.00 n=1", "no CI from a single question");
+    assert.equal(cell(t, ours("none"), "All"), "0.00 [0.00, 0.00] n=8");
+    assert.equal(cell(t, ours("none (oracle)"), "All"), "75.00 [75.00, 75.00] n=8");
+  });
+
+  it("matches the spec's column layouts", { skip: skipNoSpec }, () => {
+    const subtle = specColumns("subtlememory.md", "Table 1a").slice(2);
+    assert.deepEqual(tableAfter(md, "SubtleMemory Table 1").header.slice(4), subtle);
+    const conflict = specColumns("memconflict.md", "7.3 Table 3").slice(1);
+    assert.deepEqual(tableAfter(md, "Table 3: black-box").header.slice(3), conflict);
+    const memora = specColumns("memora.md", "7.2 Table 3").slice(1);
+    assert.deepEqual(tableAfter(md, "Memora Table 3").header.slice(4), memora);
+    // RealMem's Table 2 abbreviates the context setting ("Mem:", "Sess:") and capitalises Mini.
+    const realmem = specColumns("realmem.md", "Table 2: generation")
+      .slice(1)
+      .map((c) =>
+        c
+          .replace(/^Mem: /, "Memory ")
+          .replace(/^Sess: /, "Session ")
+          .replace("Mini", "mini"),
+      );
+    assert.deepEqual(tableAfter(md, "RealMem Table 2").header.slice(3, 3 + GENERATION_COLUMNS.length), realmem);
+  });
+
+  it("breaks the by-source table down per label value, each with its own n", () => {
+    const t = tableAfter(md, "SubtleMemory accuracy (%) by source");
+    assert.deepEqual(t.header.slice(0, 4), ["source", "group", "system", "n"]);
+    const related = t.rows.find((r) => r[1] === "user-related" && r[2] === "bm25");
+    assert.ok(related, "bm25 user-related row");
+    assert.equal(related![t.header.indexOf("All")], "75.00 [33.33, 100.00] n=4");
+  });
+
+  it("adds the evidence waterfall with the paper's Figure 3 rows and ours", () => {
+    const t = tableAfter(md, "Diagnostic waterfall");
+    assert.equal(cell(t, reported("MemoBase", "gpt-5.4, default"), "p_preserve"), "39.08");
+    assert.equal(cell(t, ours("bm25"), "p_preserve"), "100.00 [100.00, 100.00] n=6");
+    assert.equal(cell(t, ours("none"), "p_preserve"), "0.00 [0.00, 0.00] n=6");
+    assert.equal(cell(t, ours("none"), "p_retrieve"), "–", "no question preserved: no P_retrieve, never 0");
+    assert.match(cell(t, ours("none"), "note") ?? "", /\\\|S_O\\\| = 6, \\\|S_P\\\| = 0/);
+  });
+
+  it("shows unscored RealMem rows as '–' with the reason, beside the paper's", () => {
+    const t = tableAfter(md, "RealMem Table 2");
+    assert.equal(cell(t, reported("Graph Mem"), "Memory QA-4o-mini"), "0.474");
+    assert.equal(cell(t, reported("MemoryOS"), "Session QA-4o-mini"), "–");
+    assert.equal(cell(t, ours("bm25-session"), "Memory QA-4o-mini"), "–");
+    assert.equal(cell(t, ours("bm25-session"), "note"), "not scored: answer skipped (no model configured)");
+  });
+
+  it("prints the retrieval table with the paper's Table 3 and our n and CIs", () => {
+    const realmem = md.slice(md.indexOf("(`realmem`)"));
+    const t = tableAfter(realmem, "Retrieval from provenance");
+    assert.equal(cell(t, reported("Graph Mem"), "recall_all@10"), "0.634");
+    assert.equal(cell(t, reported("Mem0"), "ndcg_realmem@20"), "0.540");
+    assert.equal(cell(t, ours("bm25-session"), "n"), "4");
+    assert.equal(cell(t, ours("bm25-session"), "recall_all@10"), "0.750 [0.750, 0.750]");
+    assert.equal(cell(t, ours("none"), "recall_all@10"), "0.000 [0.000, 0.000]");
+  });
+
+  it("prints MemConflict's tables with the paper's titles and our per-type n", () => {
+    const t = tableAfter(md, "Table 3: black-box");
+    assert.equal(cell(t, reported("MemOS"), "Average AA"), "0.554");
+    // 1 of 15 dynamic questions right; static and conditional none.
+    assert.match(cell(t, ours("bm25"), "Dynamic AA") ?? "", /^0\.067 \[0\.000, 0\.200\] n=15$/);
+    assert.match(cell(t, ours("bm25"), "Static AA") ?? "", /^0\.000 \[0\.000, 0\.000\] n=4$/);
+  });
+
+  it("prints Memora's MPA and the FAMA reduction in Table 5's columns", () => {
+    const t = tableAfter(md, "Memora Table 5");
+    assert.equal(cell(t, reported("LangMem"), "Weekly"), "173.00");
+    // Every presence criterion met: MPA 100 per task; forgetting broken: FAMA 100 + 50 + 75 = 225.
+    // Both cells count the 5 questions, so the row prints its n once.
+    assert.equal(cell(t, ours("bm25"), "n"), "5");
+    assert.equal(cell(t, ours("bm25"), "Weekly"), "300.00 [300.00, 300.00]");
+    assert.equal(cell(t, ours("bm25"), "Weekly (reduction)"), "-75.00 [-75.00, -75.00]");
+    assert.equal(cell(t, ours("bm25"), "Monthly"), "–");
+  });
+
+  it("reports latency per stage, ingest seconds, context tokens and cost per role", () => {
+    const subtle = md.slice(0, md.indexOf("(`realmem`)"));
+    const t = tableAfter(subtle, "Cost and latency");
+    assert.match(
+      cell(t, (r) => r[0] === "bm25" && r[1] === "default", "search ms p50 / p95") ?? "",
+      /^\d+(\.\d)? \/ \d+(\.\d)?$/,
+    );
+    assert.equal(
+      cell(t, (r) => r[0] === "bm25" && r[1] === "default", "answer calls"),
+      "8",
+    );
+    assert.equal(
+      cell(t, (r) => r[0] === "bm25" && r[1] === "default", "answer cost"),
+      "unknown (no price)",
+    );
+    const usage = subtle.slice(subtle.indexOf("Model tokens and cost per role"));
+    assert.match(usage, /\| answers \| answerer \| +48 \|/);
+    assert.match(usage, /\| judging \| judge +\|/);
+  });
+
+  it("states plainly which stages did not run and why", () => {
+    const realmem = md.slice(md.indexOf("(`realmem`)"), md.indexOf("(`memconflict`)"));
+    const skipped = realmem.slice(realmem.indexOf("### Skipped"));
+    assert.match(skipped, /- bm25-session\/default: answer — no model configured/);
+    assert.match(skipped, /- none\/default: judge — no answers to judge/);
+    assert.match(realmem, /No model was called/);
+    const memora = md.slice(md.indexOf("(`memora`)"));
+    assert.match(memora, /metric faa — no forgetting criteria \(FAMA takes FAA as 1\) \(2 probes\)/);
+  });
+
+  it("escapes text from the data: a <script> in a topic label shows as text", () => {
+    assert.doesNotMatch(md, /<script/i);
+    const t = tableAfter(md, "SubtleMemory accuracy (%) by topic");
+    const groups = t.rows.map((r) => r[1]);
+    assert.ok(groups.includes(`&lt;script&gt;window.__pwned=1&lt;/script&gt;Gardening`), groups.join(", "));
+    assert.ok(INJECTED.startsWith("<script>"));
+  });
+});
+
+describe("JSON report", () => {
+  const out = tempDir();
+  let subtle: ReportSummary;
+  let realmem: ReportSummary;
+
+  before(async () => {
+    const a = await subtleMemoryRun(out);
+    const b = await realmemOfflineRun(out);
+    subtle = JSON.parse(await renderReport([a], "json")) as ReportSummary;
+    const both = JSON.parse(await renderReport([a, b], "json")) as ReportSummary[];
+    assert.equal(both.length, 2);
+    realmem = both[1]!;
+  });
+  after(() => rmSync(out, { recursive: true, force: true }));
+
+  it("is summary.json's schema, each row extended with ci, cost, latency and promptSet", () => {
+    assert.equal(subtle.benchmark, "subtlememory");
+    assert.equal(subtle.results.length, 6);
+    for (const row of [...subtle.results, ...realmem.results]) {
+      for (const key of [
+        "system",
+        "setting",
+        "n",
+        "metrics",
+        "byLabel",
+        "skipped",
+        "skipReasons",
+        "latency",
+        "cost",
+        "ci",
+      ]) {
+        assert.ok(key in row, `${row.system}/${row.setting} lacks ${key}`);
+      }
+      assert.ok("promptSet" in row);
+      assert.equal(row.cost.costUsd, null, "no price given: cost unknown, not 0");
+    }
+  });
+
+  it("carries CIs of scored and retrieval metrics, and the row's latency", () => {
+    const bm25 = subtle.results.find((r) => r.system === "bm25" && r.setting === "default")!;
+    assert.equal(bm25.metrics.accuracy, 0.75);
+    assert.deepEqual(bm25.ci.accuracy, [0.75, 0.75]);
+    assert.equal(bm25.promptSet, "membench");
+    assert.ok(Array.isArray(bm25.ci["recall_all@10"]));
+    assert.equal(bm25.latency.search?.n, 8);
+    assert.equal(bm25.cost.calls, 8);
+    const session = realmem.results.find((r) => r.system === "bm25-session")!;
+    assert.equal(session.promptSet, null);
+    assert.deepEqual(session.ci["recall_all@10"], [0.75, 0.75]);
+    assert.deepEqual(session.skipped, ["answer", "judge"]);
+  });
+});
