@@ -7,7 +7,7 @@
 import { type Chart, overviewCharts, sectionCharts } from "./charts.ts";
 import { escapeHtml as h } from "./escape.ts";
 import { cellText, columnHeader, commonN, fmt, hasGroups, int, MISSING, ms, rowSource, usd } from "./format.ts";
-import { READING_GUIDE, skipLineText } from "./markdown.ts";
+import { costHeader, READING_GUIDE, skipLineText } from "./markdown.ts";
 import type { BenchmarkSection, LayoutTable, StageLatency } from "./model.ts";
 import type { RunData } from "./run-data.ts";
 import { renderSvg } from "./svg.ts";
@@ -78,21 +78,7 @@ function simpleTable(head: string[], rows: string[][], numeric: (i: number) => b
 
 function costHtml(section: BenchmarkSection): string {
   const withRun = section.runs.length > 1;
-  const head = [
-    ...(withRun ? ["run"] : []),
-    "system",
-    "setting",
-    "n",
-    "search ms p50 / p95",
-    "answer ms p50 / p95",
-    "ingest ms per call p50 / p95",
-    "ingest s (total)",
-    "context tokens / probe",
-    "answer calls",
-    "answer input tokens",
-    "answer output tokens",
-    "answer cost",
-  ];
+  const head = costHeader(withRun);
   const offset = withRun ? 3 : 2;
   const rows = section.cost.map((r) => [
     ...(withRun ? [r.run] : []),

@@ -47,8 +47,9 @@ export function layoutTableMarkdown(table: LayoutTable): string {
 
 const latency = (l: StageLatency | undefined) => (l ? `${ms(l.p50)} / ${ms(l.p95)}` : MISSING);
 
-export function costMarkdown(rows: readonly CostRow[], withRun: boolean): string {
-  const header = [
+/** The cost-and-latency table's columns, shared by the markdown and HTML reports. */
+export function costHeader(withRun: boolean): string[] {
+  return [
     ...(withRun ? ["run"] : []),
     "system",
     "setting",
@@ -63,6 +64,10 @@ export function costMarkdown(rows: readonly CostRow[], withRun: boolean): string
     "answer output tokens",
     "answer cost",
   ];
+}
+
+export function costMarkdown(rows: readonly CostRow[], withRun: boolean): string {
+  const header = costHeader(withRun);
   return markdownTable(
     header,
     rows.map((r) => [
