@@ -6,9 +6,9 @@
  */
 import { type Chart, overviewCharts, sectionCharts } from "./charts.ts";
 import { escapeHtml as h } from "./escape.ts";
-import { cellText, columnHeader, commonN, fmt, hasGroups, int, MISSING, ms, rowSource, usd } from "./format.ts";
-import { costHeader, READING_GUIDE, skipLineText } from "./markdown.ts";
-import type { BenchmarkSection, LayoutTable, StageLatency } from "./model.ts";
+import { cellText, columnHeader, commonN, hasGroups, int, MISSING, rowSource, usd } from "./format.ts";
+import { costCells, costHeader, READING_GUIDE, skipLineText } from "./markdown.ts";
+import type { BenchmarkSection, LayoutTable } from "./model.ts";
 import type { RunData } from "./run-data.ts";
 import { renderSvg } from "./svg.ts";
 
@@ -68,8 +68,6 @@ export function layoutTableHtml(table: LayoutTable): string {
   ].join("\n");
 }
 
-const latency = (l: StageLatency | undefined) => (l ? `${ms(l.p50)} / ${ms(l.p95)}` : MISSING);
-
 function simpleTable(head: string[], rows: string[][], numeric: (i: number) => boolean): string {
   return `<table><thead><tr>${head.map((c) => `<th>${h(c)}</th>`).join("")}</tr></thead><tbody>${rows
     .map((r) => `<tr>${r.map((c, i) => `<td${numeric(i) ? ' class="num"' : ""}>${h(c)}</td>`).join("")}</tr>`)
@@ -80,21 +78,7 @@ function costHtml(section: BenchmarkSection): string {
   const withRun = section.runs.length > 1;
   const head = costHeader(withRun);
   const offset = withRun ? 3 : 2;
-  const rows = section.cost.map((r) => [
-    ...(withRun ? [r.run] : []),
-    r.system,
-    r.setting,
-    String(r.n),
-    latency(r.search),
-    latency(r.answer),
-    latency(r.ingest),
-    r.ingestSeconds === undefined ? MISSING : fmt(r.ingestSeconds, 2),
-    int(r.contextTokens),
-    String(r.answerCalls),
-    int(r.inputTokens),
-    int(r.outputTokens),
-    r.answerCalls ? usd(r.costUsd) : MISSING,
-  ]);
+  const rows = section.cost.map((r) => costCells(r, withRun));
   const usage = section.usage.length
     ? simpleTable(
         [

@@ -70,22 +70,30 @@ export function costMarkdown(rows: readonly CostRow[], withRun: boolean): string
   const header = costHeader(withRun);
   return markdownTable(
     header,
-    rows.map((r) => [
-      ...(withRun ? [e(r.run)] : []),
-      e(r.system),
-      r.setting,
-      String(r.n),
-      latency(r.search),
-      latency(r.answer),
-      latency(r.ingest),
-      r.ingestSeconds === undefined ? MISSING : fmt(r.ingestSeconds, 2),
-      int(r.contextTokens),
-      String(r.answerCalls),
-      int(r.inputTokens),
-      int(r.outputTokens),
-      r.answerCalls ? usd(r.costUsd) : MISSING,
-    ]),
+    rows.map((r) => costCells(r, withRun, e)),
   );
+}
+
+/**
+ * One row of the cost-and-latency table. `text` escapes the names that come
+ * from the run (run and system ids); the HTML report escapes whole cells itself.
+ */
+export function costCells(r: CostRow, withRun: boolean, text: (s: string) => string = (s) => s): string[] {
+  return [
+    ...(withRun ? [text(r.run)] : []),
+    text(r.system),
+    r.setting,
+    String(r.n),
+    latency(r.search),
+    latency(r.answer),
+    latency(r.ingest),
+    r.ingestSeconds === undefined ? MISSING : fmt(r.ingestSeconds, 2),
+    int(r.contextTokens),
+    String(r.answerCalls),
+    int(r.inputTokens),
+    int(r.outputTokens),
+    r.answerCalls ? usd(r.costUsd) : MISSING,
+  ];
 }
 
 function usageMarkdown(section: BenchmarkSection, withRun: boolean): string {

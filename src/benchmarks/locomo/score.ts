@@ -19,7 +19,6 @@
  * Option `j=on` adds "J", the later papers' LLM-judge accuracy (mem0's
  * harness): a lenient correct/wrong verdict on categories 1–4 only.
  */
-import { z } from "zod";
 import { judgeAll, majority, verdictScores } from "../../score/judge.ts";
 import { porterStem } from "../../score/porter-stemmer.ts";
 import type {

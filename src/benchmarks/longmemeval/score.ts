@@ -11,7 +11,6 @@
  * task-averaged accuracy (mean of the per-type accuracies) and abstention
  * accuracy.
  */
-import { z } from "zod";
 import { judgeAll, majority, verdictScores } from "../../score/judge.ts";
 import {
   type BenchmarkScorer,
