@@ -37,8 +37,13 @@ export interface RetrievalParams {
   weights: RetrievalWeights;
   /** First-pass sessions whose centroids move the query for the feedback list. */
   feedbackDepth: number;
-  /** Turns shown per session bundle. */
+  /** Best-matching turns per session bundle. */
   turnsPerHit: number;
+  /**
+   * Neighbouring turns shown on each side of a matched turn. In a dialogue the
+   * fact often sits in the reply to (or the prompt of) the turn that matched.
+   */
+  turnWindow: number;
   /** Memories shown per session bundle. */
   memoriesPerHit: number;
   /** Score factor of a memory not valid at the question time (superseded then). */
@@ -71,7 +76,8 @@ export const DEFAULT_RETRIEVAL: RetrievalParams = {
     feedback: 1,
   },
   feedbackDepth: 3,
-  turnsPerHit: 3,
+  turnsPerHit: 2,
+  turnWindow: 1,
   memoriesPerHit: 3,
   staleFactor: 0.5,
   staleSessionFactor: 0.85,
@@ -383,6 +389,7 @@ function bundle(
     chosen = store.turnsOfSession(ns, session.id).slice(0, p.turnsPerHit);
   }
   if (!chosen.length && !mems.length) return undefined;
+  if (p.turnWindow > 0 && chosen.length) chosen = withNeighbours(store, ns, session.id, chosen, p.turnWindow);
   chosen.sort((a, b) => a.position - b.position);
   const links: Link[] = mems.length
     ? store.linksOf(
@@ -405,4 +412,17 @@ function bundle(
     memories: mems.map(({ rowid: _r, ...m }) => m),
     links,
   };
+}
+
+/** The chosen turns and, around each, up to `window` turns on either side. */
+function withNeighbours(store: LedgerStore, ns: string, sessionId: string, chosen: Turn[], window: number): Turn[] {
+  const byPosition = new Map(store.turnsOfSession(ns, sessionId).map((t) => [t.position, t]));
+  const picked = new Map(chosen.map((t) => [t.position, t]));
+  for (const t of chosen) {
+    for (let d = -window; d <= window; d++) {
+      const near = byPosition.get(t.position + d);
+      if (near && !picked.has(near.position)) picked.set(near.position, near);
+    }
+  }
+  return [...picked.values()];
 }

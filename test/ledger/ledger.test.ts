@@ -225,4 +225,26 @@ describe("ledger store", () => {
     const hits = await l.search("a", "pasta", { k: 2 });
     assert.deepEqual(hits[0]?.sessionIds, ["s2"]);
   });
+
+  it("a bundle shows the turns next to the one that matched, and only those", async () => {
+    const l = new Ledger();
+    await l.add(
+      "a",
+      session(
+        "s1",
+        "2024-01-10",
+        "Morning run done.",
+        "Where did you end up going for the anniversary dinner?",
+        "A tiny place by the harbour, grilled octopus and all.",
+        "The weather was grey all week.",
+        "Work is busy.",
+      ),
+    );
+    const [hit] = await l.search("a", "anniversary dinner", { k: 1 });
+    const shown = new Set(hit?.turnIds);
+    const ids = l.export("a").turns.map((t) => t.id);
+    // The question matched; its neighbours (the answer and the turn before) come with it.
+    assert.ok(shown.has(ids[1]!) && shown.has(ids[2]!) && shown.has(ids[0]!));
+    assert.ok(!shown.has(ids[4]!));
+  });
 });
