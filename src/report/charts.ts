@@ -32,9 +32,43 @@ const CONFIG = {
   view: { stroke: null },
 } as const;
 
-/** The figure caption carries the title, so the chart itself has none. */
-function base(_title: string, data: Datum[]) {
-  return { $schema: "https://vega.github.io/schema/vega-lite/v6.json", data: { values: data }, config: CONFIG };
+type Head = Pick<Chart, "id" | "title" | "description">;
+
+/**
+ * The chart drawn from `data` by `spec` (data, schema and config added), or
+ * `empty` as the reason when there is no data. The figure caption carries the
+ * title, so the spec itself has none.
+ */
+function drawn(head: Head, data: Datum[], empty: string, spec: Record<string, unknown>): Chart {
+  if (!data.length) return { ...head, empty };
+  return {
+    ...head,
+    spec: {
+      $schema: "https://vega.github.io/schema/vega-lite/v6.json",
+      data: { values: data },
+      config: CONFIG,
+      ...spec,
+    } as TopLevelSpec,
+  };
+}
+
+/** A nominal x axis with slanted labels. */
+function slantedX(field: string, title: string | null) {
+  return { field, type: "nominal", title, axis: { labelAngle: -30 } } as const;
+}
+
+/** A quantitative y axis of percentages, 0 to 100. */
+function percentY(title: string, field = "value") {
+  return { field, type: "quantitative", title, scale: { domain: [0, 100] } } as const;
+}
+
+type SummaryRow = RunData["summary"]["results"][number];
+
+/** Each run's summary rows of the default setting, run by run. */
+function* defaultRows(runs: readonly RunData[]): Generator<[RunData, SummaryRow]> {
+  for (const run of runs) {
+    for (const row of run.summary.results.filter((r) => r.setting === "default")) yield [run, row];
+  }
 }
 
 /**
@@ -105,38 +139,31 @@ function categoryChart(section: BenchmarkSection, runs: readonly RunData[]): Cha
   if (!h) return { id, title, description: "", empty: "no scored answers and no retrieval metrics in these runs" };
   const data = categoryData(bench, runs, h);
   const description = `Mean per-probe ${h.label} (%) by ${label}, default setting, one bar per system; whiskers are 95% bootstrap CIs (none with n < 2).`;
-  if (!data.length) return { id, title, description, empty: `no probe carries both a value and a ${label} label` };
-  const x = { field: "category", type: "nominal", title: label, axis: { labelAngle: -30 } } as const;
-  return {
-    id,
-    title,
-    description,
-    spec: {
-      ...base(title, data),
-      width: { step: 24 },
-      height: 220,
-      layer: [
-        {
-          mark: "bar",
-          encoding: {
-            x,
-            xOffset: { field: "system" },
-            y: { field: "value", type: "quantitative", title: `${h.label} (%)`, scale: { domain: [0, 100] } },
-            color: { field: "system", type: "nominal", title: "system" },
-          },
+  const x = slantedX("category", label);
+  return drawn({ id, title, description }, data, `no probe carries both a value and a ${label} label`, {
+    width: { step: 24 },
+    height: 220,
+    layer: [
+      {
+        mark: "bar",
+        encoding: {
+          x,
+          xOffset: { field: "system" },
+          y: percentY(`${h.label} (%)`),
+          color: { field: "system", type: "nominal", title: "system" },
         },
-        {
-          mark: { type: "rule", color: "black" },
-          encoding: {
-            x,
-            xOffset: { field: "system" },
-            y: { field: "lo", type: "quantitative" },
-            y2: { field: "hi" },
-          },
+      },
+      {
+        mark: { type: "rule", color: "black" },
+        encoding: {
+          x,
+          xOffset: { field: "system" },
+          y: { field: "lo", type: "quantitative" },
+          y2: { field: "hi" },
         },
-      ],
-    } as TopLevelSpec,
-  };
+      },
+    ],
+  });
 }
 
 const STAGES = ["oracle: gold evidence", "preserved: perfect retrieval", "retrieved: default"] as const;
@@ -167,36 +194,18 @@ function waterfallChart(section: BenchmarkSection, runs: readonly RunData[]): Ch
   const description = graded
     ? "Scores are graded, not right/wrong, so the stages are not chained: each bar is the mean score (%) in that setting over the probes run in all three."
     : "Share (%) of the probes run in all three settings that are right under oracle evidence (S_O), of those also right under perfect retrieval (S_P ⊆ S_O), and of those also right by default (S_D ⊆ S_P).";
-  if (!data.length) {
-    return {
-      id,
-      title,
-      description,
-      empty: "needs the default, oracle and perfect settings of one system, with scored answers",
-    };
-  }
-  return {
-    id,
-    title,
-    description,
-    spec: {
-      ...base(title, data),
-      width: { step: 28 },
-      height: 220,
-      mark: "bar",
-      encoding: {
-        x: { field: "system", type: "nominal", title: "system", axis: { labelAngle: -30 } },
-        xOffset: { field: "stage", sort: [...STAGES] },
-        y: {
-          field: "value",
-          type: "quantitative",
-          title: graded ? "mean score (%)" : "share of probes (%)",
-          scale: { domain: [0, 100] },
-        },
-        color: { field: "stage", type: "nominal", sort: [...STAGES], title: "stage" },
-      },
-    } as TopLevelSpec,
-  };
+  const empty = "needs the default, oracle and perfect settings of one system, with scored answers";
+  return drawn({ id, title, description }, data, empty, {
+    width: { step: 28 },
+    height: 220,
+    mark: "bar",
+    encoding: {
+      x: slantedX("system", "system"),
+      xOffset: { field: "stage", sort: [...STAGES] },
+      y: percentY(graded ? "mean score (%)" : "share of probes (%)"),
+      color: { field: "stage", type: "nominal", sort: [...STAGES], title: "stage" },
+    },
+  });
 }
 
 const KINDS = ["dynamic", "static", "conditional"] as const;
@@ -209,43 +218,34 @@ function memconflictChart(runs: readonly RunData[]): Chart {
     "(retrieval failure), and wrong although the top 3 held support (utilisation failure). Default setting.";
   const nameOf = namer(runs);
   const data: Datum[] = [];
-  for (const run of runs) {
-    for (const row of run.summary.results.filter((r) => r.setting === "default")) {
-      for (const kind of [...KINDS, "all"] as const) {
-        const prefix = kind === "all" ? "" : `${kind}_`;
-        const rf = row.metrics[`${prefix}rf_over_all`];
-        const uf = row.metrics[`${prefix}uf_over_all`];
-        if (rf === undefined || uf === undefined) continue;
-        const name = `${nameOf(run, row.system)} · ${kind}`;
-        data.push({ row: name, outcome: "answered right", order: 0, value: 100 * (1 - rf - uf) });
-        data.push({ row: name, outcome: "retrieval failure", order: 1, value: 100 * rf });
-        data.push({ row: name, outcome: "utilisation failure", order: 2, value: 100 * uf });
-      }
+  for (const [run, row] of defaultRows(runs)) {
+    for (const kind of [...KINDS, "all"] as const) {
+      const prefix = kind === "all" ? "" : `${kind}_`;
+      const rf = row.metrics[`${prefix}rf_over_all`];
+      const uf = row.metrics[`${prefix}uf_over_all`];
+      if (rf === undefined || uf === undefined) continue;
+      const name = `${nameOf(run, row.system)} · ${kind}`;
+      data.push({ row: name, outcome: "answered right", order: 0, value: 100 * (1 - rf - uf) });
+      data.push({ row: name, outcome: "retrieval failure", order: 1, value: 100 * rf });
+      data.push({ row: name, outcome: "utilisation failure", order: 2, value: 100 * uf });
     }
   }
-  if (!data.length) return { id, title, description, empty: "no judged MemConflict answers in these runs" };
-  return {
-    id,
-    title,
-    description,
-    spec: {
-      ...base(title, data),
-      width: 420,
-      height: { step: 22 },
-      mark: "bar",
-      encoding: {
-        y: { field: "row", type: "nominal", title: null, sort: null },
-        x: { field: "value", type: "quantitative", stack: "zero", title: "share of questions (%)" },
-        color: {
-          field: "outcome",
-          type: "nominal",
-          sort: ["answered right", "retrieval failure", "utilisation failure"],
-          scale: { range: ["#59a14f", "#e15759", "#f28e2b"] },
-        },
-        order: { field: "order" },
+  return drawn({ id, title, description }, data, "no judged MemConflict answers in these runs", {
+    width: 420,
+    height: { step: 22 },
+    mark: "bar",
+    encoding: {
+      y: { field: "row", type: "nominal", title: null, sort: null },
+      x: { field: "value", type: "quantitative", stack: "zero", title: "share of questions (%)" },
+      color: {
+        field: "outcome",
+        type: "nominal",
+        sort: ["answered right", "retrieval failure", "utilisation failure"],
+        scale: { range: ["#59a14f", "#e15759", "#f28e2b"] },
       },
-    } as TopLevelSpec,
-  };
+      order: { field: "order" },
+    },
+  });
 }
 
 function memoraChart(runs: readonly RunData[]): Chart {
@@ -256,40 +256,31 @@ function memoraChart(runs: readonly RunData[]): Chart {
     "forgotten (deleted or updated) memories the answer still used. The gap is the forgetting penalty (Table 5's reduction).";
   const nameOf = namer(runs);
   const data: Datum[] = [];
-  for (const run of runs) {
-    for (const row of run.summary.results.filter((r) => r.setting === "default")) {
-      const tasks = row.byLabel.task ?? {};
-      const groups: Array<[string, Record<string, number>]> = [
-        ...Object.entries(tasks).sort(([a], [b]) => a.localeCompare(b)),
-        ["all tasks", row.metrics],
-      ];
-      for (const [task, m] of groups) {
-        if (m.mpa === undefined || m.fama === undefined) continue;
-        const system = nameOf(run, row.system);
-        data.push({ system, task, measure: "MPA", value: 100 * m.mpa, reduction: 100 * (m.fama - m.mpa) });
-        data.push({ system, task, measure: "FAMA", value: 100 * m.fama, reduction: 100 * (m.fama - m.mpa) });
-      }
+  for (const [run, row] of defaultRows(runs)) {
+    const tasks = row.byLabel.task ?? {};
+    const groups: Array<[string, Record<string, number>]> = [
+      ...Object.entries(tasks).sort(([a], [b]) => a.localeCompare(b)),
+      ["all tasks", row.metrics],
+    ];
+    for (const [task, m] of groups) {
+      if (m.mpa === undefined || m.fama === undefined) continue;
+      const system = nameOf(run, row.system);
+      data.push({ system, task, measure: "MPA", value: 100 * m.mpa, reduction: 100 * (m.fama - m.mpa) });
+      data.push({ system, task, measure: "FAMA", value: 100 * m.fama, reduction: 100 * (m.fama - m.mpa) });
     }
   }
-  if (!data.length) return { id, title, description, empty: "no judged Memora answers in these runs" };
-  return {
-    id,
-    title,
-    description,
-    spec: {
-      ...base(title, data),
-      width: { step: 22 },
-      height: 200,
-      mark: "bar",
-      encoding: {
-        column: { field: "system", type: "nominal", title: null },
-        x: { field: "task", type: "nominal", title: null, axis: { labelAngle: -30 } },
-        xOffset: { field: "measure", sort: ["MPA", "FAMA"] },
-        y: { field: "value", type: "quantitative", title: "score (%)", scale: { domain: [0, 100] } },
-        color: { field: "measure", type: "nominal", sort: ["MPA", "FAMA"], scale: { range: ["#4e79a7", "#e15759"] } },
-      },
-    } as TopLevelSpec,
-  };
+  return drawn({ id, title, description }, data, "no judged Memora answers in these runs", {
+    width: { step: 22 },
+    height: 200,
+    mark: "bar",
+    encoding: {
+      column: { field: "system", type: "nominal", title: null },
+      x: slantedX("task", null),
+      xOffset: { field: "measure", sort: ["MPA", "FAMA"] },
+      y: percentY("score (%)"),
+      color: { field: "measure", type: "nominal", sort: ["MPA", "FAMA"], scale: { range: ["#4e79a7", "#e15759"] } },
+    },
+  });
 }
 
 interface Point {
@@ -307,19 +298,17 @@ function points(sections: readonly BenchmarkSection[], runs: readonly RunData[])
   for (const section of sections) {
     const h = section.headline;
     if (!h) continue;
-    for (const run of runs.filter((r) => r.config.benchmark === section.benchmark)) {
-      for (const row of run.summary.results.filter((r) => r.setting === "default")) {
-        const score = headlinePercent(row, h);
-        if (score === undefined) continue;
-        out.push({
-          system: nameOf(run, row.system),
-          benchmark: section.benchmark,
-          metric: h.label,
-          score,
-          ...(Number.isFinite(row.metrics.search_ms_p95) ? { latency: row.metrics.search_ms_p95 } : {}),
-          ...(Number.isFinite(row.metrics.context_tokens_mean) ? { tokens: row.metrics.context_tokens_mean } : {}),
-        });
-      }
+    for (const [run, row] of defaultRows(runs.filter((r) => r.config.benchmark === section.benchmark))) {
+      const score = headlinePercent(row, h);
+      if (score === undefined) continue;
+      out.push({
+        system: nameOf(run, row.system),
+        benchmark: section.benchmark,
+        metric: h.label,
+        score,
+        ...(Number.isFinite(row.metrics.search_ms_p95) ? { latency: row.metrics.search_ms_p95 } : {}),
+        ...(Number.isFinite(row.metrics.context_tokens_mean) ? { tokens: row.metrics.context_tokens_mean } : {}),
+      });
     }
   }
   return out;
@@ -340,36 +329,29 @@ function scatter(
 ): Chart {
   const data = points(sections, runs).filter((p) => p[field] !== undefined) as unknown as Datum[];
   const description = `One point per system and benchmark (default setting). ${metricsNote(sections)}`;
-  if (!data.length) return { id, title, description, empty: `no system has both a headline score and ${axisTitle}` };
-  return {
-    id,
-    title,
-    description,
-    spec: {
-      ...base(title, data),
-      width: 420,
-      height: 260,
-      layer: [
-        {
-          mark: { type: "point", filled: true, size: 80 },
-          encoding: {
-            x: { field, type: "quantitative", title: axisTitle, scale: { zero: true } },
-            y: { field: "score", type: "quantitative", title: "headline score (%)", scale: { domain: [0, 100] } },
-            color: { field: "system", type: "nominal" },
-            shape: { field: "benchmark", type: "nominal" },
-          },
+  return drawn({ id, title, description }, data, `no system has both a headline score and ${axisTitle}`, {
+    width: 420,
+    height: 260,
+    layer: [
+      {
+        mark: { type: "point", filled: true, size: 80 },
+        encoding: {
+          x: { field, type: "quantitative", title: axisTitle, scale: { zero: true } },
+          y: percentY("headline score (%)", "score"),
+          color: { field: "system", type: "nominal" },
+          shape: { field: "benchmark", type: "nominal" },
         },
-        {
-          mark: { type: "text", dx: 8, align: "left", fontSize: 10 },
-          encoding: {
-            x: { field, type: "quantitative" },
-            y: { field: "score", type: "quantitative" },
-            text: { field: "system" },
-          },
+      },
+      {
+        mark: { type: "text", dx: 8, align: "left", fontSize: 10 },
+        encoding: {
+          x: { field, type: "quantitative" },
+          y: { field: "score", type: "quantitative" },
+          text: { field: "system" },
         },
-      ],
-    } as TopLevelSpec,
-  };
+      },
+    ],
+  });
 }
 
 function profileChart(sections: readonly BenchmarkSection[], runs: readonly RunData[]): Chart {
@@ -383,52 +365,43 @@ function profileChart(sections: readonly BenchmarkSection[], runs: readonly RunD
   }));
   // MemoryAgentBench's four competencies are a profile of their own: add them as columns.
   const nameOf = namer(runs);
-  for (const run of runs.filter((r) => r.config.benchmark === "memoryagentbench")) {
-    for (const row of run.summary.results.filter((r) => r.setting === "default")) {
-      for (const c of ["AR", "TTL", "LRU", "SF"]) {
-        const v = row.metrics[c];
-        if (v !== undefined && Number.isFinite(v)) {
-          data.push({ system: nameOf(run, row.system), column: `MAB ${c}`, metric: c, score: v });
-        }
+  for (const [run, row] of defaultRows(runs.filter((r) => r.config.benchmark === "memoryagentbench"))) {
+    for (const c of ["AR", "TTL", "LRU", "SF"]) {
+      const v = row.metrics[c];
+      if (v !== undefined && Number.isFinite(v)) {
+        data.push({ system: nameOf(run, row.system), column: `MAB ${c}`, metric: c, score: v });
       }
     }
   }
   const description = `Headline score (%) per system and benchmark, default setting. ${metricsNote(sections)} Empty cells were not run or not scored.`;
-  if (!data.length) return { id, title, description, empty: "no benchmark in these runs has a headline score" };
-  return {
-    id,
-    title,
-    description,
-    spec: {
-      ...base(title, data),
-      width: { step: 90 },
-      height: { step: 28 },
-      encoding: {
-        x: { field: "column", type: "nominal", title: null, axis: { labelAngle: -20, orient: "top" } },
-        y: { field: "system", type: "nominal", title: null },
+  return drawn({ id, title, description }, data, "no benchmark in these runs has a headline score", {
+    width: { step: 90 },
+    height: { step: 28 },
+    encoding: {
+      x: { field: "column", type: "nominal", title: null, axis: { labelAngle: -20, orient: "top" } },
+      y: { field: "system", type: "nominal", title: null },
+    },
+    layer: [
+      {
+        mark: "rect",
+        encoding: {
+          color: {
+            field: "score",
+            type: "quantitative",
+            title: "score (%)",
+            scale: { domain: [0, 100], scheme: "blues" },
+          },
+        },
       },
-      layer: [
-        {
-          mark: "rect",
-          encoding: {
-            color: {
-              field: "score",
-              type: "quantitative",
-              title: "score (%)",
-              scale: { domain: [0, 100], scheme: "blues" },
-            },
-          },
+      {
+        mark: { type: "text", fontSize: 11 },
+        encoding: {
+          text: { field: "score", type: "quantitative", format: ".1f" },
+          color: { condition: { test: "datum.score > 60", value: "white" }, value: "black" },
         },
-        {
-          mark: { type: "text", fontSize: 11 },
-          encoding: {
-            text: { field: "score", type: "quantitative", format: ".1f" },
-            color: { condition: { test: "datum.score > 60", value: "white" }, value: "black" },
-          },
-        },
-      ],
-    } as TopLevelSpec,
-  };
+      },
+    ],
+  });
 }
 
 /** The charts of one benchmark section. */

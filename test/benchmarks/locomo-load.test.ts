@@ -5,8 +5,8 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { ABSTENTION_ANSWER, locomoBenchmark } from "../../src/benchmarks/locomo/index.ts";
 import { loadLocomo } from "../../src/benchmarks/locomo/load.ts";
-import { DataError } from "../../src/core/errors.ts";
 import type { Dataset, Probe } from "../../src/core/model.ts";
+import { rejectsWith } from "../support/data-error.ts";
 import { fixture, sharedDataset, skipUnless } from "../support/shared-data.ts";
 
 const FLAT = fixture("locomo/per-conversation/7.json");
@@ -42,21 +42,6 @@ function categories(probes: Probe[]): Record<string, number> {
   const out: Record<string, number> = {};
   for (const p of probes) out[p.labels.category!] = (out[p.labels.category!] ?? 0) + 1;
   return out;
-}
-
-async function rejectsWith(
-  promise: Promise<unknown>,
-  expected: { file: string; record?: string; field?: string; message: RegExp },
-): Promise<void> {
-  await assert.rejects(promise, (error: unknown) => {
-    assert.ok(error instanceof DataError, `expected a DataError, got ${String(error)}`);
-    assert.equal(error.file, expected.file);
-    if (expected.record) assert.equal(error.record, expected.record);
-    if (expected.field) assert.equal(error.field, expected.field);
-    assert.match(error.message, expected.message);
-    assert.ok(error.message.includes(expected.file), "the message names the file");
-    return true;
-  });
 }
 
 describe("LoCoMo loader on the per-conversation fixture", () => {

@@ -1,6 +1,6 @@
 import "../support/clean-env.ts";
 import assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { before, describe, it } from "node:test";
@@ -22,6 +22,7 @@ import { porterStem } from "../../src/score/porter-stemmer.ts";
 import { PromptSet } from "../../src/score/prompts.ts";
 import type { ScoredRow } from "../../src/score/score-run.ts";
 import type { ScoreContext } from "../../src/score/types.ts";
+import { probeRecord, writeScript } from "../support/scoring.ts";
 import { fixture, sharedDataset, skipUnless } from "../support/shared-data.ts";
 
 describe("Porter stemmer (NLTK's default mode)", () => {
@@ -135,29 +136,6 @@ const find = (episodeId: string, probeId: string): { episode: Episode; probe: Pr
   return { episode, probe };
 };
 
-function recordFor(episode: Episode, p: Probe, extra: Partial<ProbeRecord>): ProbeRecord {
-  return {
-    unitId: `test|${episode.id}`,
-    system: "test",
-    episodeId: episode.id,
-    probeId: p.id,
-    setting: "default",
-    question: p.question,
-    labels: p.labels,
-    status: "done",
-    retrieved: [],
-    context: { text: "", tokens: 0, used: 0 },
-    timings: { flushMs: 0, searchMs: 0 },
-    ...extra,
-  };
-}
-
-function write(dir: string, rules: object[]): string {
-  const file = join(dir, "script.jsonl");
-  writeFileSync(file, rules.map((r) => JSON.stringify(r)).join("\n"));
-  return file;
-}
-
 function ctxWith(options: Record<string, string>, file?: string, names = ["judge"]): ScoreContext {
   if (!file) return { options };
   return {
@@ -181,7 +159,7 @@ before(async () => {
 describe("LoCoMo per-probe scoring", () => {
   const score = (episodeId: string, probeId: string, extra: Partial<ProbeRecord>, ctx: ScoreContext) => {
     const { episode, probe } = find(episodeId, probeId);
-    return locomoScorer.scoreProbe({ record: recordFor(episode, probe, extra), probe, episode }, ctx);
+    return locomoScorer.scoreProbe({ record: probeRecord(episode, probe, extra), probe, episode }, ctx);
   };
 
   it("keeps adversarial questions apart from the F1 of categories 1–4", async () => {
@@ -202,7 +180,7 @@ describe("LoCoMo per-probe scoring", () => {
   });
 
   it("skips without an answer and scores a failed answer call as 0", async () => {
-    const ctx = ctxWith({ j: "on" }, write(mkdtempSync(join(tmpdir(), "mb-locomo-")), []));
+    const ctx = ctxWith({ j: "on" }, writeScript(mkdtempSync(join(tmpdir(), "mb-locomo-")), []));
     const none = await score("conv-7", "conv-7:q0", { answerSkipped: "no model configured" }, ctx);
     assert.deepEqual(none.metrics, {});
     assert.deepEqual(Object.keys(none.skipped ?? {}).sort(), ["f1", "f1_all", "j"]);
@@ -213,7 +191,7 @@ describe("LoCoMo per-probe scoring", () => {
     const { episode, probe } = find("conv-7", "conv-7:q0");
     const odd = { ...probe, labels: { category: "6" }, meta: { categoryId: 6 } };
     const unknown = await locomoScorer.scoreProbe(
-      { record: recordFor(episode, odd, { answer: "x" }), probe: odd, episode },
+      { record: probeRecord(episode, odd, { answer: "x" }), probe: odd, episode },
       ctx,
     );
     assert.deepEqual(unknown.metrics, {});
@@ -222,7 +200,7 @@ describe("LoCoMo per-probe scoring", () => {
 
   it("with j=on asks the judge on categories 1–4 only", async () => {
     const dir = mkdtempSync(join(tmpdir(), "mb-locomo-"));
-    const file = write(dir, [
+    const file = writeScript(dir, [
       {
         role: "judge",
         match: "Reference answer: night pottery course\\nSystem's answer: Pottery at night",
@@ -254,7 +232,7 @@ describe("LoCoMo per-probe scoring", () => {
   });
 
   it("J is a majority over judges, a tie counting wrong", async () => {
-    const file = write(mkdtempSync(join(tmpdir(), "mb-locomo-")), [
+    const file = writeScript(mkdtempSync(join(tmpdir(), "mb-locomo-")), [
       { role: "judge", model: "a", reply: { correct: true, reason: "" } },
       { role: "judge", model: "b", reply: { correct: false, reason: "" } },
       { role: "judge", model: "c", reply: { correct: true, reason: "" } },
@@ -312,7 +290,7 @@ describe("LoCoMo scoring end to end on the fixture", () => {
         });
       }
     }
-    const llm = write(out, rules);
+    const llm = writeScript(out, rules);
     const outcome = await startRun({
       benchmark: "locomo",
       data: fixture("locomo"),
@@ -397,7 +375,7 @@ describe("LoCoMo F1 on the conversation-26 sample", () => {
               ? p.question
               : raw(ep.probes[i - 1]!);
       const out = await locomoScorer.scoreProbe(
-        { record: recordFor(ep, p, { answer }), probe: p, episode: ep },
+        { record: probeRecord(ep, p, { answer }), probe: p, episode: ep },
         { options: { j: "off" } },
       );
       const value = out.metrics.f1 ?? out.metrics.f1_adversarial;

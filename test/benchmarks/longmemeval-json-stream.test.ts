@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { type ArrayElement, streamJsonArray } from "../../src/benchmarks/longmemeval/json-array-stream.ts";
-import { DataError } from "../../src/core/errors.ts";
+import { dataError } from "../support/data-error.ts";
 import { fixture } from "../support/shared-data.ts";
 
 const TMP = mkdtempSync(join(tmpdir(), "membench-jsonstream-"));
@@ -31,16 +31,6 @@ async function values(file: string, chunkSize?: number): Promise<unknown[]> {
     elements.map((_, i) => i),
   );
   return elements.map((e) => e.value);
-}
-
-async function dataError(promise: Promise<unknown>): Promise<DataError> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof DataError, `expected a DataError, got ${String(error)}`);
-    return error;
-  }
-  return assert.fail("expected a DataError");
 }
 
 /** Strings that trip a naive splitter: braces, brackets, quotes and backslashes inside strings. */

@@ -5,8 +5,9 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { longmemevalBenchmark } from "../../src/benchmarks/longmemeval/index.ts";
 import { loadLongMemEval } from "../../src/benchmarks/longmemeval/load.ts";
-import { ConfigError, DataError } from "../../src/core/errors.ts";
+import { ConfigError } from "../../src/core/errors.ts";
 import type { Episode } from "../../src/core/model.ts";
+import { dataError } from "../support/data-error.ts";
 import { fixture } from "../support/shared-data.ts";
 
 const TMP = mkdtempSync(join(tmpdir(), "membench-lme-"));
@@ -27,16 +28,6 @@ function broken(edit: (data: any[]) => void, name = "longmemeval_s_cleaned.json"
   const file = join(tempDir(), name);
   writeFileSync(file, JSON.stringify(data, null, 1));
   return file;
-}
-
-async function dataError(promise: Promise<unknown>): Promise<DataError> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof DataError, `expected a DataError, got ${String(error)}`);
-    return error;
-  }
-  return assert.fail("expected a DataError");
 }
 
 function byId(episodes: Episode[], id: string): Episode {

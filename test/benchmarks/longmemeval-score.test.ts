@@ -19,6 +19,7 @@ import { startRun } from "../../src/run/runner.ts";
 import { PromptSet } from "../../src/score/prompts.ts";
 import type { ScoredRow } from "../../src/score/score-run.ts";
 import type { ProbeScore, ScoreContext } from "../../src/score/types.ts";
+import { probeRecord, writeScript } from "../support/scoring.ts";
 import { fixture } from "../support/shared-data.ts";
 
 let episodes: Map<string, Episode>;
@@ -28,28 +29,7 @@ const find = (id: string): { episode: Episode; probe: Probe } => {
   return { episode, probe: episode.probes[0]! };
 };
 
-function recordFor(episode: Episode, p: Probe, extra: Partial<ProbeRecord>): ProbeRecord {
-  return {
-    unitId: `test|${episode.id}`,
-    system: "test",
-    episodeId: episode.id,
-    probeId: p.id,
-    setting: "default",
-    question: p.question,
-    labels: p.labels,
-    status: "done",
-    retrieved: [],
-    context: { text: "", tokens: 0, used: 0 },
-    timings: { flushMs: 0, searchMs: 0 },
-    ...extra,
-  };
-}
-
-function write(rules: object[]): string {
-  const file = join(mkdtempSync(join(tmpdir(), "mb-lme-")), "script.jsonl");
-  writeFileSync(file, rules.map((r) => JSON.stringify(r)).join("\n"));
-  return file;
-}
+const write = (rules: object[]): string => writeScript(mkdtempSync(join(tmpdir(), "mb-lme-")), rules);
 
 function judged(file: string, names = ["judge"], runs = 1): ScoreContext {
   return {
@@ -146,7 +126,7 @@ describe("LongMemEval per-probe scoring", () => {
   const score = (id: string, extra: Partial<ProbeRecord>, ctx: ScoreContext, edit: Partial<Probe> = {}) => {
     const { episode, probe } = find(id);
     const p = { ...probe, ...edit };
-    return longmemevalScorer.scoreProbe({ record: recordFor(episode, p, extra), probe: p, episode }, ctx);
+    return longmemevalScorer.scoreProbe({ record: probeRecord(episode, p, extra), probe: p, episode }, ctx);
   };
 
   it("judges each type with its own prompt", async () => {

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { loadMemora } from "../../src/benchmarks/memora/index.ts";
-import { DataError } from "../../src/core/errors.ts";
+import { rejectsAt } from "../support/data-error.ts";
 import { fixture } from "../support/shared-data.ts";
 
 const tmp = mkdtempSync(join(tmpdir(), "memora-bad-"));
@@ -38,20 +38,6 @@ function edit(file: string, change: (doc: Json) => void): void {
   const doc = JSON.parse(readFileSync(file, "utf8")) as Json;
   change(doc);
   writeFileSync(file, JSON.stringify(doc, null, 2));
-}
-
-async function rejectsAt(
-  promise: Promise<unknown>,
-  where: { file: string; record?: string; field?: string; message: RegExp },
-): Promise<void> {
-  await assert.rejects(promise, (error: unknown) => {
-    assert.ok(error instanceof DataError, `expected a DataError, got ${String(error)}`);
-    assert.equal(error.file, where.file);
-    assert.equal(error.record, where.record);
-    assert.equal(error.field, where.field);
-    assert.match(error.message, where.message);
-    return true;
-  });
 }
 
 describe("memora malformed input", () => {

@@ -19,6 +19,7 @@ import type { ProbeRecord } from "../../src/run/record.ts";
 import type { JudgeContext, VerdictRecord } from "../../src/score/judge.ts";
 import { PromptSet } from "../../src/score/prompts.ts";
 import type { ProbeScore, ScoreContext } from "../../src/score/types.ts";
+import { probeRecord } from "../support/scoring.ts";
 import { fixture, sharedDataset, skipUnless } from "../support/shared-data.ts";
 
 const close = (actual: number | null | undefined, expected: number, eps = 1e-9) =>
@@ -122,22 +123,8 @@ before(async () => {
   episode = ds.episodes[0]!;
 });
 
-function record(p: Probe, extra: Partial<ProbeRecord>, ep: Episode = episode): ProbeRecord {
-  return {
-    unitId: `none|${ep.id}`,
-    system: "none",
-    episodeId: ep.id,
-    probeId: p.id,
-    setting: "default",
-    question: p.question,
-    labels: p.labels,
-    status: "done",
-    retrieved: [],
-    context: { text: "", tokens: 0, used: 0 },
-    timings: { flushMs: 0, searchMs: 0 },
-    ...extra,
-  };
-}
+const record = (p: Probe, extra: Partial<ProbeRecord>, ep: Episode = episode): ProbeRecord =>
+  probeRecord(ep, p, extra, "none");
 
 /** One scripted judge per name, all reading the same rule file. */
 function judges(rules: object[], names: string[], runs = 1): JudgeContext {

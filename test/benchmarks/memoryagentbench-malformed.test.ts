@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { loadMemoryAgentBench } from "../../src/benchmarks/memoryagentbench/index.ts";
 import { ConfigError, DataError } from "../../src/core/errors.ts";
+import { rejectsAt } from "../support/data-error.ts";
 import { fixture } from "../support/shared-data.ts";
 import { mabParquetBytes, type WriteMabOptions, writeMabParquet } from "../support/write-parquet.ts";
 
@@ -28,20 +29,6 @@ const good = (over: Record<string, unknown> = {}, meta: Record<string, unknown> 
   ...over,
   metadata: { source: "ruler_qa1_197K", qa_pair_ids: ["q0", "q1"], ...meta },
 });
-
-async function rejectsAt(
-  promise: Promise<unknown>,
-  where: { file: string; record?: string; field?: string; message: RegExp },
-): Promise<void> {
-  await assert.rejects(promise, (error: unknown) => {
-    assert.ok(error instanceof DataError, `expected a DataError, got ${String(error)}`);
-    assert.equal(error.file, where.file);
-    assert.equal(error.record, where.record);
-    assert.equal(error.field, where.field);
-    assert.match(error.message, where.message);
-    return true;
-  });
-}
 
 describe("memoryagentbench malformed parquet", () => {
   it("rejects a truncated file, naming it", async () => {

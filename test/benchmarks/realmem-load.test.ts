@@ -5,8 +5,8 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { realmemBenchmark } from "../../src/benchmarks/realmem/index.ts";
 import { loadRealMem } from "../../src/benchmarks/realmem/load.ts";
-import { DataError } from "../../src/core/errors.ts";
 import type { Dataset, Episode, Session } from "../../src/core/model.ts";
+import { dataError } from "../support/data-error.ts";
 import { fixture, sharedDataset, skipUnless } from "../support/shared-data.ts";
 
 const TMP = mkdtempSync(join(tmpdir(), "membench-realmem-"));
@@ -30,16 +30,6 @@ function broken(edit: (data: any) => void): string {
   const file = join(dir, "Mira_Sato_dialogues_256k.json");
   writeFileSync(file, JSON.stringify(data));
   return file;
-}
-
-async function dataError(promise: Promise<unknown>): Promise<DataError> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof DataError, `expected a DataError, got ${String(error)}`);
-    return error;
-  }
-  return assert.fail("expected a DataError");
 }
 
 function memoriesOf(session: Session): Array<{ category: string }> {

@@ -5,8 +5,8 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { subtlememoryBenchmark } from "../../src/benchmarks/subtlememory/index.ts";
 import { loadSubtleMemory } from "../../src/benchmarks/subtlememory/load.ts";
-import { DataError } from "../../src/core/errors.ts";
 import type { Dataset, Probe } from "../../src/core/model.ts";
+import { rejectsWith } from "../support/data-error.ts";
 import { fixture, sharedDataset, skipUnless } from "../support/shared-data.ts";
 
 const PERSONA = fixture("subtlememory/persona_1");
@@ -49,21 +49,6 @@ function probe(dataset: Dataset, id: string): Probe {
   const found = dataset.episodes[0]?.probes.find((p) => p.id === id);
   assert.ok(found, `probe ${id}`);
   return found;
-}
-
-async function rejectsWith(
-  promise: Promise<unknown>,
-  expected: { file: string; record?: string; field?: string; message: RegExp },
-): Promise<void> {
-  await assert.rejects(promise, (error: unknown) => {
-    assert.ok(error instanceof DataError, `expected a DataError, got ${String(error)}`);
-    assert.equal(error.file, expected.file);
-    if (expected.record) assert.equal(error.record, expected.record);
-    if (expected.field) assert.equal(error.field, expected.field);
-    assert.match(error.message, expected.message);
-    assert.ok(error.message.includes(expected.file), "the message names the file");
-    return true;
-  });
 }
 
 describe("SubtleMemory loader on the fixture persona", () => {

@@ -1,6 +1,6 @@
 import "../support/clean-env.ts";
 import assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { before, describe, it } from "node:test";
@@ -27,6 +27,7 @@ import type { ProbeRecord, Setting } from "../../src/run/record.ts";
 import type { JudgeContext } from "../../src/score/judge.ts";
 import { PromptSet } from "../../src/score/prompts.ts";
 import type { ProbeScore, ScoreContext } from "../../src/score/types.ts";
+import { probeRecord, writeScript } from "../support/scoring.ts";
 import { fixture, sharedDataset, skipUnless } from "../support/shared-data.ts";
 
 let episode: Episode;
@@ -36,28 +37,8 @@ const probe = (id: string): Probe => {
   return p;
 };
 
-function recordFor(p: Probe, extra: Partial<ProbeRecord>): ProbeRecord {
-  return {
-    unitId: `test|${episode.id}`,
-    system: "test",
-    episodeId: episode.id,
-    probeId: p.id,
-    setting: "default",
-    question: p.question,
-    labels: p.labels,
-    status: "done",
-    retrieved: [],
-    context: { text: "", tokens: 0, used: 0 },
-    timings: { flushMs: 0, searchMs: 0 },
-    ...extra,
-  };
-}
-
-function script(rules: object[]): string {
-  const file = join(mkdtempSync(join(tmpdir(), "mb-sm-score-")), "judge.jsonl");
-  writeFileSync(file, rules.map((r) => JSON.stringify(r)).join("\n"));
-  return file;
-}
+const script = (rules: object[]): string =>
+  writeScript(mkdtempSync(join(tmpdir(), "mb-sm-score-")), rules, "judge.jsonl");
 
 function judges(file: string, names: string[], runs = 1): ScoreContext {
   const judge: JudgeContext = {
@@ -72,7 +53,7 @@ function judges(file: string, names: string[], runs = 1): ScoreContext {
 }
 
 const score = (p: Probe, extra: Partial<ProbeRecord>, ctx: ScoreContext) =>
-  subtlememoryScorer.scoreProbe({ record: recordFor(p, extra), probe: p, episode }, ctx);
+  subtlememoryScorer.scoreProbe({ record: probeRecord(episode, p, extra), probe: p, episode }, ctx);
 
 // Fixture probes (test/fixtures/subtlememory/persona_1).
 const ME = "related-0a01:qa0"; // complementary / Multi-evidence / user-related
@@ -139,7 +120,7 @@ describe("SubtleMemory judge prompt", () => {
     const text = prompts.render(
       "subtlememory",
       "judge",
-      judgeVars({ record: recordFor(p, {}), probe: p, episode }, "My answer", prompts),
+      judgeVars({ record: probeRecord(episode, p, {}), probe: p, episode }, "My answer", prompts),
     ).text;
     assert.match(
       text,
@@ -166,7 +147,7 @@ describe("SubtleMemory judge prompt", () => {
   it("leaves the persona out of a user-unrelated question and says when no wrong answers are given", () => {
     const prompts = new PromptSet();
     const p = probe(CONTR_B);
-    const vars = judgeVars({ record: recordFor(p, {}), probe: p, episode }, "9", prompts);
+    const vars = judgeVars({ record: probeRecord(episode, p, {}), probe: p, episode }, "9", prompts);
     const text = prompts.render("subtlememory", "judge", vars).text;
     assert.doesNotMatch(text, /Ilse Marten/);
     assert.doesNotMatch(text, /Persona \(/);
@@ -174,7 +155,7 @@ describe("SubtleMemory judge prompt", () => {
     assert.match(text, /conflict between factual, non-persona claims/);
     assert.match(text, /is not about the user/);
     const bare = { ...p, gold: { ...p.gold, wrongAnswers: [] }, meta: {} };
-    const bareVars = judgeVars({ record: recordFor(p, {}), probe: bare, episode }, "9", prompts);
+    const bareVars = judgeVars({ record: probeRecord(episode, p, {}), probe: bare, episode }, "9", prompts);
     assert.equal(bareVars.known_incorrect_answers_block, "(no known wrong answers given)");
     assert.equal(bareVars.facts_block, "(no facts given)");
     assert.equal(bareVars.relation_subtype, "Contradictory");
@@ -427,7 +408,7 @@ describe("SubtleMemory scoring on the persona_7 sample", () => {
     for (const p of ep.probes) {
       const keys = guidanceKeys(p);
       assert.ok(!Object.values(keys).includes("default"), `${p.id}: ${JSON.stringify(keys)}`);
-      const vars = judgeVars({ record: recordFor(p, {}), probe: p, episode: ep }, "answer", prompts);
+      const vars = judgeVars({ record: probeRecord(episode, p, {}), probe: p, episode: ep }, "answer", prompts);
       const text = prompts.render("subtlememory", "judge", vars).text;
       assert.doesNotMatch(text, /\{\{/, p.id);
       assert.equal(vars.persona_context_block !== "", p.labels.source === "user-related", p.id);
@@ -438,7 +419,7 @@ describe("SubtleMemory scoring on the persona_7 sample", () => {
       Promise.all(
         ep.probes.map(async (p) => ({
           ...(await subtlememoryScorer.scoreProbe(
-            { record: recordFor(p, { answer: pick(p) }), probe: p, episode: ep },
+            { record: probeRecord(episode, p, { answer: pick(p) }), probe: p, episode: ep },
             ctx,
           )),
           system: "s",
