@@ -21,6 +21,7 @@ import type { ProbeRecord } from "../../src/run/record.ts";
 import type { JudgeContext } from "../../src/score/judge.ts";
 import { PromptSet } from "../../src/score/prompts.ts";
 import type { ProbeScore, ScoreContext } from "../../src/score/types.ts";
+import { probeRecord } from "../support/scoring.ts";
 
 const tmp = mkdtempSync(join(tmpdir(), "mab-score-"));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -70,21 +71,7 @@ function episodeOf(probe: Probe, meta: Record<string, unknown> = {}): Episode {
 }
 
 function recordOf(probe: Probe, answer: Partial<Pick<ProbeRecord, "answer" | "answerSkipped" | "answerError">>) {
-  const record: ProbeRecord = {
-    unitId: `sys|${probe.labels.sub_dataset}:0`,
-    system: "sys",
-    episodeId: `${probe.labels.sub_dataset}:0`,
-    probeId: probe.id,
-    setting: "default",
-    question: probe.question,
-    labels: probe.labels,
-    status: "done",
-    retrieved: [],
-    context: { text: "", tokens: 0, used: 0 },
-    timings: { flushMs: 0, searchMs: 0 },
-    ...answer,
-  };
-  return record;
+  return probeRecord({ id: `${probe.labels.sub_dataset}:0` }, probe, answer, "sys");
 }
 
 const noJudge: ScoreContext = { options: { icl_parse: "strict", averages: "complete" } };
