@@ -12,12 +12,15 @@
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { loadDataset } from "../src/benchmarks/index.ts";
 import { createEmbedder } from "../src/embed/create.ts";
 import type { Embedder } from "../src/embed/types.ts";
 import { Ledger } from "../src/ledger/ledger.ts";
 import type { LedgerTurn } from "../src/ledger/types.ts";
 import { startRun } from "../src/run/runner.ts";
+import { RunStore, STORE_FILE } from "../src/run/store.ts";
 import type { ResultRow } from "../src/run/summary.ts";
+import { analyseMisses, printMisses } from "./ledger-misses.ts";
 
 const SHARED = resolve(import.meta.dirname, "../../shared/datasets");
 const FIXTURES = resolve(import.meta.dirname, "../test/fixtures");
@@ -28,6 +31,8 @@ interface Case {
   fixture: string;
   /** Columns: label and how to read it from a result row. */
   columns: Array<[string, (row: ResultRow) => number | undefined]>;
+  /** Depth at which the ledger's and session BM25's misses are analysed (bench/ledger-misses.ts). */
+  missesAt?: number;
 }
 
 const m = (key: string) => (row: ResultRow) => row.metrics[key];
@@ -52,6 +57,7 @@ const CASES: Case[] = [
       ["recall_all@10", m("recall_all@10")],
       ["recall_all@20", m("recall_all@20")],
     ],
+    missesAt: 10,
   },
   {
     bench: "locomo",
@@ -72,6 +78,7 @@ const CASES: Case[] = [
       ["complementary", byLabel("relation_type", "complementary", "recall_all@5")],
       ["contradictory", byLabel("relation_type", "contradictory", "recall_all@5")],
     ],
+    missesAt: 5,
   },
   {
     bench: "memora",
@@ -113,6 +120,21 @@ export async function runRetrievalComparison(embedder = process.env.MEMBENCH_EMB
         console.log(`| ${row.system} | ${cells.join(" | ")} | ${fmt(row.metrics.search_ms_p95)} |`);
       }
       console.log("");
+      if (c.missesAt) {
+        const dataset = await loadDataset(c.bench, data);
+        const store = new RunStore(join(run.dir, STORE_FILE));
+        try {
+          for (const system of ["ledger", "bm25-session"]) {
+            const records = store.records().filter((r) => r.system === system);
+            printMisses(
+              `${c.bench}, ${system}, recall_all@${c.missesAt}`,
+              analyseMisses(dataset.episodes, records, c.missesAt),
+            );
+          }
+        } finally {
+          store.close();
+        }
+      }
     } finally {
       rmSync(out, { recursive: true, force: true });
     }
