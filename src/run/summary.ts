@@ -25,7 +25,8 @@ export interface ResultRow {
 
 export interface Summary {
   benchmark: string;
-  variant?: string;
+  /** The release variant (e.g. LongMemEval's s/m/oracle); null when the benchmark has none. */
+  variant?: string | null;
   data: string;
   results: ResultRow[];
   /** Model tokens, calls and cost per role of the run (answers), when a model ran. */
@@ -141,5 +142,5 @@ export function summarise(
       results.push({ system, setting, n, metrics, byLabel, skipped, skipReasons, latency: timing.latency, cost });
     }
   }
-  return { ...meta, results };
+  return { benchmark: meta.benchmark, variant: meta.variant ?? null, data: meta.data, results };
 }

@@ -40,8 +40,8 @@ export function registerDataCommands(program: Command): void {
     .command("pull")
     .description("download a benchmark's official release, record its revision and hashes, and check it loads")
     .argument("<bench>", `benchmark id (${benchList()})`)
-    .option("--dest <dir>", "destination folder", "")
-    .action(async (bench: string, opts: { dest: string }) => {
+    .option("--dest <dir>", "destination folder (default: datasets/<bench>)")
+    .action(async (bench: string, opts: { dest?: string }) => {
       const def = getBenchmark(bench);
       const dest = resolve(opts.dest || `datasets/${def.id}`);
       const result = await pullRelease(def, dest, {

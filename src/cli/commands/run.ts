@@ -57,7 +57,16 @@ function contextKind(v: string | undefined): "memory" | "session" | undefined {
   throw new ConfigError(`expected memory or session, got "${v}"`, "context", "--context");
 }
 
-const METRICS = ["recall_all@10", "recall_all@20", "ndcg_realmem@10", "ndcg_realmem@20", "recall_any@10", "ndcg@10"];
+const METRICS = [
+  "recall_all@10",
+  "recall_all@20",
+  "ndcg_realmem@10",
+  "ndcg_realmem@20",
+  "recall_any@10",
+  "recall_any@20",
+  "ndcg@10",
+  "ndcg@20",
+];
 
 /** Prints the retrieval table, and the paper's reported rows where we have them. */
 export function printRetrieval(summary: Summary): void {
@@ -94,7 +103,7 @@ export function registerRunCommand(program: Command): void {
     .option("--data <path>", "the benchmark's data: a file or a folder")
     .option(
       "--system <ids>",
-      "comma-separated systems: none, full-context, bm25, bm25-session, dense, dense-session, hybrid, hybrid-session",
+      "comma-separated systems: none, full-context, bm25, bm25-session, dense, dense-session, hybrid, hybrid-session, ledger",
     )
     .option("--setting <list>", "default, oracle, perfect (comma-separated)", "default")
     .option("--limit <n>", "at most N episodes")
@@ -123,7 +132,9 @@ export function registerRunCommand(program: Command): void {
       `
 Without a model endpoint the run ingests and retrieves and reports the provenance
 retrieval metrics; answer and judge stages are listed as skipped. Results go to
-<out>/<run id>/: config.json (snapshot), run.sqlite (every probe record), summary.json.`,
+<out>/<run id>/: config.json (snapshot), run.sqlite (every probe record), summary.json.
+Environment variables (MEMBENCH_*, OPENAI_*) and the scripted model's JSONL format
+(--llm scripted:FILE): see \`membench --help\`.`,
     )
     .action(async (bench: string | undefined, flags: RunFlags) => {
       let outcome: Awaited<ReturnType<typeof startRun>>;

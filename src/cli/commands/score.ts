@@ -101,6 +101,10 @@ export function registerScoreCommands(program: Command): void {
     .option("--prompts <dir>", "your own prompt templates: <dir>/<bench>/<template>.md (default: membench's)")
     .option("--score-option <key=value...>", "benchmark scoring options (see docs/scoring/<bench>.md)")
     .option("--out <dir>", "with --answers: parent folder of the new run directory", "runs")
+    .addHelpText(
+      "after",
+      "\nEnvironment variables (MEMBENCH_*, OPENAI_*) and the scripted model's JSONL format\n(--judge-llm scripted:FILE): see `membench --help`.",
+    )
     .action(async (target: string, flags: ScoreFlags) => {
       const options = scoreOptions(flags);
       if (existsSync(join(target, "config.json"))) {
