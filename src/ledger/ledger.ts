@@ -10,7 +10,15 @@ import { OfflineExtractor } from "./extract/offline.ts";
 import type { Extractor } from "./extract/types.ts";
 import { normaliseTime, stableId } from "./ids.ts";
 import { type RelationProposer, resolve, ruleProposer } from "./resolve.ts";
-import { DEFAULT_RETRIEVAL, type NamespaceIndex, type RetrievalParams, searchLedger, validAt } from "./search.ts";
+import {
+  DEFAULT_RETRIEVAL,
+  type NamespaceIndex,
+  type RetrievalParams,
+  type RetrievalWeights,
+  searchLedger,
+  validAt,
+} from "./search.ts";
+import { SessionTerms } from "./session-terms.ts";
 import { LedgerStore } from "./store.ts";
 import type {
   Hit,
@@ -33,7 +41,8 @@ export interface LedgerOptions {
   extractor?: Extractor;
   /** Default: the rule-based relation proposer. */
   proposer?: RelationProposer;
-  retrieval?: Partial<RetrievalParams>;
+  /** Overrides of DEFAULT_RETRIEVAL; `weights` may name only the weights it changes. */
+  retrieval?: Partial<Omit<RetrievalParams, "weights">> & { weights?: Partial<RetrievalWeights> };
   /** Texts per embedder call (default 64). */
   embedBatch?: number;
 }
@@ -101,7 +110,7 @@ export class Ledger {
   private index(ns: string): NamespaceIndex {
     let idx = this.indexes.get(ns);
     if (idx) return idx;
-    idx = { centroids: new Map(), sessions: new Bm25Ranker() };
+    idx = { centroids: new Map(), sessions: new Bm25Ranker(), terms: new SessionTerms() };
     for (const s of this.store.sessions(ns)) this.indexSession(ns, idx, s.id);
     const dim = this.embedder?.dim;
     if (dim) {
@@ -124,6 +133,7 @@ export class Ledger {
     idx.sessions.upsert([
       { key: sessionId, kind: "session", text, sessionId, turnIds: [], order: [0, 0, 0], meta: {} },
     ]);
+    idx.terms.upsert(sessionId, text);
   }
 
   private refreshCentroid(ns: string, idx: NamespaceIndex, sessionId: string): void {

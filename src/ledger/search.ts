@@ -12,6 +12,7 @@
 import type { Bm25Ranker } from "../systems/bm25.ts";
 import { lexicalTokens } from "../systems/tokenize.ts";
 import { aboutUser, matchExpression, queryTerms, queryWords } from "./query.ts";
+import type { SessionTerms } from "./session-terms.ts";
 import type { LedgerStore, SessionRow } from "./store.ts";
 import type { Hit, Link, Memory, StoredTurn } from "./types.ts";
 import { USER } from "./types.ts";
@@ -28,6 +29,8 @@ export interface RetrievalWeights {
   recency: number;
   /** Session centroids ranked against the query moved towards the first-pass top sessions (Rocchio feedback). */
   feedback: number;
+  /** Session BM25+ for the characteristic terms of the first-pass top sessions (lexical feedback). */
+  lexicalFeedback: number;
 }
 
 export interface RetrievalParams {
@@ -37,6 +40,8 @@ export interface RetrievalParams {
   weights: RetrievalWeights;
   /** First-pass sessions whose centroids move the query for the feedback list. */
   feedbackDepth: number;
+  /** Terms taken from the first-pass top sessions for the lexical feedback query. */
+  feedbackTerms: number;
   /** Best-matching turns per session bundle. */
   turnsPerHit: number;
   /**
@@ -66,16 +71,18 @@ export const DEFAULT_RETRIEVAL: RetrievalParams = {
   depth: 200,
   rrfK: 60,
   weights: {
-    sessionLexical: 1.5,
+    sessionLexical: 2,
     sessionVector: 0.7,
-    turnLexical: 1,
+    turnLexical: 0.5,
     turnVector: 0.3,
     memoryLexical: 0.3,
     memoryVector: 0,
     recency: 0.5,
     feedback: 1,
+    lexicalFeedback: 0.5,
   },
   feedbackDepth: 3,
+  feedbackTerms: 20,
   turnsPerHit: 2,
   turnWindow: 1,
   memoriesPerHit: 3,
@@ -97,6 +104,8 @@ export interface NamespaceIndex {
    * matching term, which over-penalises long sessions; BM25+ measured better here.
    */
   sessions: Bm25Ranker;
+  /** Term statistics of the same transcripts, for lexical feedback. */
+  terms: SessionTerms;
   /** The namespace's sessions in timeline order; dropped on every write. */
   sessionRows?: SessionRow[];
 }
@@ -287,6 +296,24 @@ export function searchLedger(
     ranked.forEach((x, r) => {
       fused.set(x.id, (fused.get(x.id) ?? 0) + w.feedback / (p.rrfK + r + 1));
     });
+  }
+  if (w.lexicalFeedback > 0 && index.terms.size) {
+    const first = [...fused.entries()].sort((a, b) => b[1] - a[1]).slice(0, p.feedbackDepth);
+    const expansion = index.terms.expansion(
+      first.map(([id]) => id),
+      p.feedbackTerms,
+      new Set(lexicalTokens(input.text)),
+    );
+    if (expansion.length) {
+      index.sessions
+        .score(`${input.text} ${expansion.join(" ")}`)
+        .filter((h) => visible(h.key))
+        .sort((a, b) => b.score - a.score || a.key.localeCompare(b.key))
+        .slice(0, p.depth)
+        .forEach((h, r) => {
+          fused.set(h.key, (fused.get(h.key) ?? 0) + w.lexicalFeedback / (p.rrfK + r + 1));
+        });
+    }
   }
   // A session that only matched through values replaced by then yields to its successors.
   const matched = new Map<string, boolean>();
