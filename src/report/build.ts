@@ -484,7 +484,12 @@ function usageRows(run: RunData): UsageRow[] {
   return out;
 }
 
-function skipLines(run: RunData): SkipLine[] {
+/** The distinct probes (`episode/probe`) with an unparseable verdict. */
+function failedProbes(list: ReadonlyArray<{ episodeId: string; probeId: string }>): string[] {
+  return [...new Set(list.map((f) => `${f.episodeId}/${f.probeId}`))];
+}
+
+export function skipLines(run: RunData): SkipLine[] {
   const id = run.config.id;
   const out: SkipLine[] = [];
   for (const row of run.summary.results) {
@@ -498,13 +503,19 @@ function skipLines(run: RunData): SkipLine[] {
       });
     }
     if (row.judge_failures) {
+      // judge_failures counts verdicts (judges × samples × calls); the line's count is of probes.
+      const probes = failedProbes(row.judgeFailureList ?? []);
+      const shown = probes.slice(0, 5).join(", ");
+      const more = probes.length > 5 ? ` and ${probes.length - 5} more` : "";
       out.push({
         run: id,
         system: row.system,
         setting: row.setting,
         stage: "judge verdicts",
-        reason: "could not be parsed and were scored as the worst outcome",
-        count: row.judge_failures,
+        reason:
+          `${row.judge_failures} verdict${row.judge_failures === 1 ? "" : "s"} could not be parsed and ` +
+          `were scored as the worst outcome${shown ? `: ${shown}${more}` : ""}`,
+        ...(probes.length ? { count: probes.length } : {}),
       });
     }
   }

@@ -24,11 +24,14 @@ export interface Chart {
 
 type Datum = Record<string, string | number | null>;
 
+// Rendered in Node without a canvas, vega estimates a label's width at 0.8 em a
+// character, well above its real width, and cuts labels at these limits with "…";
+// they leave room for about 35 characters ("EverMemOS + OpenClaw · conditional").
 const CONFIG = {
   font: "sans-serif",
   background: "white",
-  axis: { labelLimit: 180, titleFontWeight: "normal" },
-  legend: { labelLimit: 220 },
+  axis: { labelLimit: 300, titleFontWeight: "normal" },
+  legend: { labelLimit: 320 },
   view: { stroke: null },
 } as const;
 
@@ -236,7 +239,14 @@ function memconflictChart(runs: readonly RunData[]): Chart {
     mark: "bar",
     encoding: {
       y: { field: "row", type: "nominal", title: null, sort: null },
-      x: { field: "value", type: "quantitative", stack: "zero", title: "share of questions (%)" },
+      // Shares sum to 100 up to rounding; without a fixed domain the axis can run on to 110.
+      x: {
+        field: "value",
+        type: "quantitative",
+        stack: "zero",
+        title: "share of questions (%)",
+        scale: { domain: [0, 100] },
+      },
       color: {
         field: "outcome",
         type: "nominal",

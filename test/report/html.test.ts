@@ -38,6 +38,11 @@ describe("HTML report", () => {
     }
   });
 
+  it("draws legend and axis labels whole, never cut short with an ellipsis", () => {
+    assert.match(html, />preserved: perfect retrieval<\/text>/, "the waterfall's legend");
+    assert.doesNotMatch(html, /…<\/text>/);
+  });
+
   it("is self-contained: no script, no external resource, a CSP that forbids requests", () => {
     assert.doesNotMatch(html, /<script/i);
     assert.doesNotMatch(html, /\s(src|href)="(?!#)/i, "only in-page links");

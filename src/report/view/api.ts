@@ -13,6 +13,7 @@
 import { ConfigError } from "../../core/errors.ts";
 import type { Summary } from "../../run/summary.ts";
 import type { ScoredRow } from "../../score/score-run.ts";
+import { SCORED_HEADLINES } from "../headline.ts";
 import { diffRuns } from "./diff.ts";
 import { clearVerdictOverride, OverrideError, setVerdictOverride } from "./override.ts";
 import { answerDepthOf, filterRows, findRecord, labelValues, parseFilter, probeDetail, probeRows } from "./probes.ts";
@@ -29,8 +30,20 @@ const fail = (status: number, error: string): ApiResponse => ({ status, body: { 
 
 const MAX_ROWS = 2000;
 
-/** The one number a row is known by: its verdict metric when scored, else retrieval at the answer depth. */
-function headline(row: Summary["results"][number], answerDepth: number | undefined) {
+/**
+ * The one number a row is known by: the benchmark's headline as the report
+ * gives it (RealMem QA/3, LoCoMo F1 of categories 1–4, …), else its verdict
+ * metric when scored, else retrieval at the answer depth.
+ */
+export function runHeadline(
+  row: Summary["results"][number],
+  answerDepth: number | undefined,
+  benchmark: string | undefined,
+) {
+  const paper = benchmark ? SCORED_HEADLINES[benchmark] : undefined;
+  if (paper && Number.isFinite(row.metrics[paper.metric])) {
+    return { metric: paper.metric, value: row.metrics[paper.metric], max: 100 / paper.toPercent };
+  }
   const verdict = verdictMetricOf(row.metrics);
   if (verdict) return { metric: verdict.metric, value: row.metrics[verdict.metric], max: verdict.max };
   const k = retrievalK({ retrieval: row.metrics }, answerDepth);
@@ -54,7 +67,7 @@ function runsList(runsDir: string) {
         system: r.system,
         setting: r.setting,
         n: r.n,
-        headline: headline(r, depth),
+        headline: runHeadline(r, depth, config?.options.benchmark),
         judgeFailures: (r as ScoredRow).judge_failures ?? 0,
       })),
     };
