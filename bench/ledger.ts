@@ -152,7 +152,7 @@ const WORDS =
   );
 
 /** A deterministic PRNG (mulberry32), so every run builds the same history. */
-function prng(seed: number): () => number {
+export function prng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -164,7 +164,7 @@ function prng(seed: number): () => number {
 }
 
 /** One user turn that the offline extractor turns into exactly one memory. */
-function syntheticTurn(i: number, rnd: () => number): string {
+export function syntheticTurn(i: number, rnd: () => number): string {
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(rnd() * xs.length)]!;
   const tag = `${pick(WORDS)}${i % 997}`;
   switch (i % 4) {
@@ -179,7 +179,7 @@ function syntheticTurn(i: number, rnd: () => number): string {
   }
 }
 
-function sessionsOf(turns: number, perSession: number, rnd: () => number) {
+export function sessionsOf(turns: number, perSession: number, rnd: () => number) {
   const out: Array<{ sessionId: string; sessionIndex: number; time: string; turns: LedgerTurn[] }> = [];
   for (let s = 0; s * perSession < turns; s++) {
     const batch: LedgerTurn[] = [];

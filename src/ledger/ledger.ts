@@ -18,7 +18,9 @@ import {
   searchLedger,
   validAt,
 } from "./search.ts";
+import { DocumentFrequencies } from "./selective.ts";
 import { SessionTerms } from "./session-terms.ts";
+import { SessionVectors } from "./session-vectors.ts";
 import { LedgerStore } from "./store.ts";
 import type {
   Hit,
@@ -110,7 +112,15 @@ export class Ledger {
   private index(ns: string): NamespaceIndex {
     let idx = this.indexes.get(ns);
     if (idx) return idx;
-    idx = { centroids: new Map(), sessions: new Bm25Ranker(), terms: new SessionTerms() };
+    idx = {
+      centroids: new SessionVectors(),
+      sessions: new Bm25Ranker(),
+      terms: new SessionTerms(),
+      turnTerms: new DocumentFrequencies(),
+      memoryTerms: new DocumentFrequencies(),
+    };
+    for (const t of this.store.allTurns(ns)) idx.turnTerms.add(t.content);
+    for (const m of this.store.allMemories(ns)) idx.memoryTerms.add(m.text);
     for (const s of this.store.sessions(ns)) this.indexSession(ns, idx, s.id);
     const dim = this.embedder?.dim;
     if (dim) {
@@ -227,6 +237,9 @@ export class Ledger {
       for (const m of changed.values()) this.store.updateMemory(m);
       for (const l of links) this.store.addLink(ns, l);
     });
+    const stored = new Set(existingTurns.map((t) => t.id));
+    for (const t of turns) if (!stored.has(t.id)) idx.turnTerms.add(t.content);
+    for (const m of created) idx.memoryTerms.add(m.text);
     this.refreshCentroid(ns, idx, input.sessionId);
     this.indexSession(ns, idx, input.sessionId);
     idx.sessionRows = undefined;
@@ -401,6 +414,8 @@ export class Ledger {
       });
       for (const l of data.links) this.store.addLink(ns, l);
     });
+    for (const t of data.turns) idx.turnTerms.add(t.content);
+    for (const m of data.memories) idx.memoryTerms.add(m.text);
     for (const s of data.sessions) {
       this.refreshCentroid(ns, idx, s.id);
       this.indexSession(ns, idx, s.id);

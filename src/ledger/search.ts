@@ -12,7 +12,9 @@
 import type { Bm25Ranker } from "../systems/bm25.ts";
 import { lexicalTokens } from "../systems/tokenize.ts";
 import { aboutUser, matchExpression, queryTerms, queryWords } from "./query.ts";
+import type { DocumentFrequencies } from "./selective.ts";
 import type { SessionTerms } from "./session-terms.ts";
+import type { SessionVectors } from "./session-vectors.ts";
 import type { LedgerStore, SessionRow } from "./store.ts";
 import type { Hit, Link, Memory, StoredTurn } from "./types.ts";
 import { USER } from "./types.ts";
@@ -56,9 +58,10 @@ export interface RetrievalParams {
   /** Session factor when every memory it matched had been superseded by the question time. */
   staleSessionFactor: number;
   /**
-   * Terms found in more than this share of a large table's documents are left out
-   * of its FTS5 query: their IDF is near zero, and scoring every row they match
-   * is what makes a lexical query slow at scale.
+   * In a large namespace, query terms found in more than this share of the
+   * sessions (for session BM25+) or of the turns or memories (for their FTS5
+   * queries) are left out: their IDF is near zero, and
+   * scoring every row they match is what makes lexical search slow at scale.
    */
   maxTermShare: number;
   /** Score factor of a contested (non-canonical) memory. */
@@ -97,8 +100,8 @@ export const DEFAULT_RETRIEVAL: RetrievalParams = {
 export interface NamespaceIndex {
   turns?: VectorIndex;
   memories?: VectorIndex;
-  /** Session id → centroid of its turn vectors. */
-  centroids: Map<string, Float32Array>;
+  /** Centroid of each session's turn vectors. */
+  centroids: SessionVectors;
   /**
    * BM25+ over whole-session transcripts. FTS5's bm25 has no lower bound per
    * matching term, which over-penalises long sessions; BM25+ measured better here.
@@ -106,6 +109,9 @@ export interface NamespaceIndex {
   sessions: Bm25Ranker;
   /** Term statistics of the same transcripts, for lexical feedback. */
   terms: SessionTerms;
+  /** Document frequencies of turns and memories, to prune common terms from their FTS5 queries. */
+  turnTerms: DocumentFrequencies;
+  memoryTerms: DocumentFrequencies;
   /** The namespace's sessions in timeline order; dropped on every write. */
   sessionRows?: SessionRow[];
 }
@@ -128,12 +134,6 @@ function rankMap<T>(keys: readonly T[]): Map<T, number> {
   const out = new Map<T, number>();
   for (const key of keys) if (!out.has(key)) out.set(key, out.size);
   return out;
-}
-
-function dot(a: Float32Array, b: Float32Array): number {
-  let s = 0;
-  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
-  return s;
 }
 
 /** Whether a memory holds at `at`: recorded by then and inside its valid interval. */
@@ -163,27 +163,9 @@ function memoryFactor(
   return f;
 }
 
-/** Tables smaller than this are queried with every term. */
+/** Sets smaller than these are searched with every query term; see `maxTermShare`. */
+const SMALL_SESSION_SET = 1000;
 const SMALL_TABLE = 5000;
-
-function selectiveTerms(
-  store: LedgerStore,
-  ns: string,
-  table: "turns" | "memories",
-  terms: string[],
-  maxShare: number,
-): string[] {
-  const rows = store.rowCount(ns, table);
-  if (rows < SMALL_TABLE) return terms;
-  const df = store.documentFrequencies(ns, table, terms);
-  const kept = terms.filter((t) => (df.get(t) ?? 0) > 0 && df.get(t)! <= rows * maxShare);
-  // Only common terms: keep the rarest two so the query still finds something.
-  if (kept.length) return kept;
-  return terms
-    .filter((t) => df.has(t))
-    .sort((a, b) => df.get(a)! - df.get(b)!)
-    .slice(0, 2);
-}
 
 function jaccard(ta: ReadonlySet<string>, tb: ReadonlySet<string>): number {
   if (!ta.size || !tb.size) return 0;
@@ -199,34 +181,36 @@ export function searchLedger(
   params: RetrievalParams = DEFAULT_RETRIEVAL,
 ): Hit[] {
   const { ns, k, at } = input;
+  const p = params;
+  const w = p.weights;
   if (k <= 0) return [];
   index.sessionRows ??= store.sessions(ns);
   const sessions = input.only ? index.sessionRows.filter((s) => input.only!.has(s.id)) : index.sessionRows;
   if (!sessions.length) return [];
   const sessionById = new Map(sessions.map((s) => [s.id, s]));
   const terms = queryTerms(input.text);
-  const match = (table: "turns" | "memories") =>
-    matchExpression(selectiveTerms(store, ns, table, terms, p.maxTermShare));
+  const match = (df: DocumentFrequencies) => matchExpression(df.selective(terms, SMALL_TABLE, p.maxTermShare));
   const words = queryWords(input.text);
   const userQuery = aboutUser(input.text);
-  const p = params;
-  const w = p.weights;
   const qv = input.queryVector;
 
   // Candidate lists.
-  const turnLex = store.lexical(ns, "turns", match("turns"), p.depth).map((h) => h.rowid);
+  const turnLex = store.lexical(ns, "turns", match(index.turnTerms), p.depth).map((h) => h.rowid);
   const turnVec = qv && index.turns && w.turnVector > 0 ? index.turns.search(qv, p.depth).map((h) => h.id) : [];
-  const memLex = store.lexical(ns, "memories", match("memories"), p.depth).map((h) => h.rowid);
+  const memLex = store.lexical(ns, "memories", match(index.memoryTerms), p.depth).map((h) => h.rowid);
   const memVec = qv && index.memories && w.memoryVector > 0 ? index.memories.search(qv, p.depth).map((h) => h.id) : [];
   const visible = (id: string | undefined): id is string => id !== undefined && sessionById.has(id);
-  const sessLex = index.sessions
-    .score(input.text)
-    .filter((h) => visible(h.key))
-    .sort((a, b) => b.score - a.score || a.key.localeCompare(b.key))
-    .slice(0, p.depth)
-    .map((h) => h.key);
+  const sessionRanking = (text: string) =>
+    index.sessions
+      .score(index.terms.selective(lexicalTokens(text), SMALL_SESSION_SET, p.maxTermShare).join(" "))
+      .filter((h) => visible(h.key))
+      .sort((a, b) => b.score - a.score || a.key.localeCompare(b.key))
+      .slice(0, p.depth)
+      .map((h) => h.key);
+  const sessLex = sessionRanking(input.text);
 
-  const turns = store.turnsByRowid([...new Set([...turnLex, ...turnVec])]);
+  // Only the session of each candidate turn is needed to rank; whole turns are read for the bundles shown.
+  const turnSession = store.turnSessions([...new Set([...turnLex, ...turnVec])]);
   const memories = store.memoriesByRowid([...new Set([...memLex, ...memVec])]);
 
   // Turn scores: RRF of the two turn lists.
@@ -253,22 +237,17 @@ export function searchLedger(
   const memOrder = [...memScore.entries()].sort((a, b) => b[1] - a[1]).map(([id]) => id);
 
   // Session-level lists.
-  const sessionOf = (rowids: number[], rows: Map<number, { sessionId: string }>) =>
-    rowids.map((id) => rows.get(id)?.sessionId).filter(visible);
+  const sessionOf = (rowids: number[], sessionIds: (rowid: number) => string | undefined) =>
+    rowids.map(sessionIds).filter(visible);
   const lists: Array<[Map<string, number>, number]> = [
     [rankMap(sessLex), w.sessionLexical],
-    [rankMap(sessionOf(turnLex, turns)), w.turnLexical],
-    [rankMap(sessionOf(turnVec, turns)), w.turnVector],
-    [rankMap(sessionOf(memOrder, memories)), w.memoryLexical + w.memoryVector],
+    [rankMap(sessionOf(turnLex, (id) => turnSession.get(id))), w.turnLexical],
+    [rankMap(sessionOf(turnVec, (id) => turnSession.get(id))), w.turnVector],
+    [rankMap(sessionOf(memOrder, (id) => memories.get(id)?.sessionId)), w.memoryLexical + w.memoryVector],
   ];
+  const visibleSession = input.only ? (id: string) => sessionById.has(id) : undefined;
   if (qv && index.centroids.size && w.sessionVector > 0) {
-    const byCentroid = [...index.centroids.entries()]
-      .filter(([id]) => sessionById.has(id))
-      .map(([id, c]) => ({ id, s: dot(c, qv) }))
-      .sort((a, b) => b.s - a.s)
-      .slice(0, p.depth)
-      .map((x) => x.id);
-    lists.push([rankMap(byCentroid), w.sessionVector]);
+    lists.push([rankMap(index.centroids.rank(qv, p.depth, visibleSession)), w.sessionVector]);
   }
   const fused = new Map<string, number>();
   for (const [ranks, weight] of lists) {
@@ -288,13 +267,8 @@ export function searchLedger(
       const c = index.centroids.get(id);
       if (c) for (let i = 0; i < moved.length; i++) moved[i]! += c[i]! / first.length;
     }
-    const ranked = [...index.centroids.entries()]
-      .filter(([id]) => sessionById.has(id))
-      .map(([id, c]) => ({ id, s: dot(c, moved) }))
-      .sort((a, b) => b.s - a.s)
-      .slice(0, p.depth);
-    ranked.forEach((x, r) => {
-      fused.set(x.id, (fused.get(x.id) ?? 0) + w.feedback / (p.rrfK + r + 1));
+    index.centroids.rank(moved, p.depth, visibleSession).forEach((id, r) => {
+      fused.set(id, (fused.get(id) ?? 0) + w.feedback / (p.rrfK + r + 1));
     });
   }
   if (w.lexicalFeedback > 0 && index.terms.size) {
@@ -305,14 +279,9 @@ export function searchLedger(
       new Set(lexicalTokens(input.text)),
     );
     if (expansion.length) {
-      index.sessions
-        .score(`${input.text} ${expansion.join(" ")}`)
-        .filter((h) => visible(h.key))
-        .sort((a, b) => b.score - a.score || a.key.localeCompare(b.key))
-        .slice(0, p.depth)
-        .forEach((h, r) => {
-          fused.set(h.key, (fused.get(h.key) ?? 0) + w.lexicalFeedback / (p.rrfK + r + 1));
-        });
+      sessionRanking(`${input.text} ${expansion.join(" ")}`).forEach((id, r) => {
+        fused.set(id, (fused.get(id) ?? 0) + w.lexicalFeedback / (p.rrfK + r + 1));
+      });
     }
   }
   // A session that only matched through values replaced by then yields to its successors.
@@ -330,15 +299,12 @@ export function searchLedger(
     .map(([id]) => id);
 
   // Per-session bundles.
-  const turnsBySession = new Map<string, Turn[]>();
-  for (const [rowid, t] of turns) {
-    if (!turnScore.has(rowid) || !visible(t.sessionId)) continue;
-    turnsBySession.set(t.sessionId, [...(turnsBySession.get(t.sessionId) ?? []), t]);
-  }
   const memsBySession = new Map<string, Mem[]>();
   for (const id of memOrder) {
     const m = memories.get(id)!;
-    memsBySession.set(m.sessionId, [...(memsBySession.get(m.sessionId) ?? []), m]);
+    const list = memsBySession.get(m.sessionId);
+    if (list) list.push(m);
+    else memsBySession.set(m.sessionId, [m]);
   }
 
   // Linked siblings follow the bundle that links them.
@@ -372,6 +338,15 @@ export function searchLedger(
         placed.push(sib);
       }
     }
+  }
+
+  const wanted = new Set(placed);
+  const turnsBySession = new Map<string, Turn[]>();
+  const shownTurns = [...turnSession].filter(([rowid, sessionId]) => turnScore.has(rowid) && wanted.has(sessionId));
+  for (const t of store.turnsByRowid(shownTurns.map(([rowid]) => rowid)).values()) {
+    const list = turnsBySession.get(t.sessionId);
+    if (list) list.push(t);
+    else turnsBySession.set(t.sessionId, [t]);
   }
 
   const hits: Hit[] = [];

@@ -7,6 +7,7 @@
  * carries the query from the one session it did match to the rest of the thread.
  */
 import { lexicalTokens } from "../systems/tokenize.ts";
+import { keepSelective } from "./selective.ts";
 
 export class SessionTerms {
   private readonly tf = new Map<string, Map<string, number>>();
@@ -26,6 +27,21 @@ export class SessionTerms {
     for (const term of counts.keys()) this.df.set(term, (this.df.get(term) ?? 0) + 1);
     this.tf.set(sessionId, counts);
     this.length.set(sessionId, Math.max(1, tokens.length));
+  }
+
+  /**
+   * The query terms worth scoring once there are `minSessions` sessions or more:
+   * those found in at most `maxShare` of them (see `keepSelective`).
+   */
+  selective(terms: readonly string[], minSessions: number, maxShare: number): string[] {
+    const unique = [...new Set(terms)];
+    if (this.tf.size < minSessions) return unique;
+    const df = new Map<string, number>();
+    for (const t of unique) {
+      const n = this.df.get(t);
+      if (n) df.set(t, n);
+    }
+    return keepSelective(unique, df, this.tf.size, maxShare);
   }
 
   /**

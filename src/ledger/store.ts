@@ -132,9 +132,7 @@ export class LedgerStore {
       const t = namespaceTables(id);
       this.db.exec(`
         CREATE VIRTUAL TABLE IF NOT EXISTS ${t.turns} USING fts5(content, tokenize='${FTS_TOKENIZER}');
-        CREATE VIRTUAL TABLE IF NOT EXISTS ${t.memories} USING fts5(text, attribute, subject, tokenize='${FTS_TOKENIZER}');
-        CREATE VIRTUAL TABLE IF NOT EXISTS ${t.turns}_vocab USING fts5vocab(${t.turns}, 'row');
-        CREATE VIRTUAL TABLE IF NOT EXISTS ${t.memories}_vocab USING fts5vocab(${t.memories}, 'row');`);
+        CREATE VIRTUAL TABLE IF NOT EXISTS ${t.memories} USING fts5(text, attribute, subject, tokenize='${FTS_TOKENIZER}');`);
     }
     if (id !== undefined) this.ids.set(ns, id);
     return id;
@@ -289,6 +287,17 @@ export class LedgerStore {
     return rows.map(toTurn);
   }
 
+  /** Turn rowid → its session id. */
+  turnSessions(rowids: readonly number[]): Map<number, string> {
+    const out = new Map<number, string>();
+    if (!rowids.length) return out;
+    const rows = this.sql("SELECT rowid, session_id FROM turns WHERE rowid IN (SELECT value FROM json_each(?))").all(
+      JSON.stringify(rowids),
+    ) as Row[];
+    for (const r of rows) out.set(Number(r.rowid), String(r.session_id));
+    return out;
+  }
+
   turnsByRowid(rowids: readonly number[]): Map<number, StoredTurn & { rowid: number }> {
     const out = new Map<number, StoredTurn & { rowid: number }>();
     if (!rowids.length) return out;
@@ -419,16 +428,6 @@ export class LedgerStore {
   }
 
   /** Documents of a namespace's table that contain each term (terms absent from the index are left out). */
-  documentFrequencies(ns: string, table: "turns" | "memories", terms: readonly string[]): Map<string, number> {
-    const id = this.namespaceId(ns, false);
-    if (id === undefined || !terms.length) return new Map();
-    const name = `${namespaceTables(id)[table]}_vocab`;
-    const rows = this.sql(`SELECT term, doc FROM ${name} WHERE term IN (SELECT value FROM json_each(?))`).all(
-      JSON.stringify(terms),
-    ) as Row[];
-    return new Map(rows.map((r) => [String(r.term), Number(r.doc)]));
-  }
-
   rowCount(ns: string, table: "turns" | "memories"): number {
     let c = this.counts.get(ns);
     if (!c) {

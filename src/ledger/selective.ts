@@ -1,0 +1,39 @@
+import { lexicalTokens } from "../systems/tokenize.ts";
+
+/**
+ * Query-term pruning for large collections: a term found in more than
+ * `maxShare` of the documents has an IDF near zero, adds nothing to the ranking,
+ * and scoring its long posting list is what makes lexical search slow at scale.
+ */
+export function keepSelective(
+  terms: readonly string[],
+  df: ReadonlyMap<string, number>,
+  documents: number,
+  maxShare: number,
+): string[] {
+  const kept = terms.filter((t) => (df.get(t) ?? 0) > 0 && df.get(t)! <= documents * maxShare);
+  if (kept.length) return kept;
+  // Only common terms: keep the rarest two so the query still finds something.
+  return terms
+    .filter((t) => df.has(t))
+    .sort((a, b) => df.get(a)! - df.get(b)!)
+    .slice(0, 2);
+}
+
+/** Document frequencies of the project tokeniser's terms over a growing set of texts (turns or memories). */
+export class DocumentFrequencies {
+  private readonly df = new Map<string, number>();
+  private documents = 0;
+
+  add(text: string): void {
+    this.documents++;
+    for (const t of new Set(lexicalTokens(text))) this.df.set(t, (this.df.get(t) ?? 0) + 1);
+  }
+
+  /** The terms worth querying once there are `minDocuments` texts or more (see `keepSelective`). */
+  selective(terms: readonly string[], minDocuments: number, maxShare: number): string[] {
+    const unique = [...new Set(terms)];
+    if (this.documents < minDocuments) return unique;
+    return keepSelective(unique, this.df, this.documents, maxShare);
+  }
+}
