@@ -59,11 +59,33 @@ export function inspectDataset(dataset: Dataset, options: { tokens?: boolean } =
   };
 }
 
+/**
+ * Facts some releases carry per session, shown in the text form only (the JSON
+ * form keeps its documented keys): RealMem marks the sessions whose assistant
+ * turns cite no extracted memory.
+ */
+export function sessionNotes(dataset: Dataset): string[] {
+  let marked = 0;
+  let without = 0;
+  for (const episode of dataset.episodes) {
+    for (const session of episode.sessions) {
+      const has = session.meta?.hasMemory;
+      if (typeof has !== "boolean") continue;
+      marked++;
+      if (!has) without++;
+    }
+  }
+  return marked
+    ? [`sessions without extracted memory: ${without.toLocaleString("en-US")} of ${marked.toLocaleString("en-US")}`]
+    : [];
+}
+
 /** Human-readable rendering of an InspectReport. */
-export function formatInspect(report: InspectReport): string {
+export function formatInspect(report: InspectReport, notes: readonly string[] = []): string {
   const n = (x: number) => x.toLocaleString("en-US");
   const lines = [
     `${report.benchmark}: ${n(report.episodes)} episodes, ${n(report.sessions)} sessions, ${n(report.turns)} turns, ${n(report.tokens)} tokens (o200k)`,
+    ...notes,
     `probes: ${n(report.probes)}, evidence coverage ${(report.evidenceCoverage * 100).toFixed(1)}%`,
   ];
   for (const [label, counts] of Object.entries(report.byLabel)) {

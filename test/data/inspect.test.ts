@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { formatInspect, inspectDataset } from "../../src/data/inspect.ts";
+import { loadDataset } from "../../src/benchmarks/index.ts";
+import { formatInspect, inspectDataset, sessionNotes } from "../../src/data/inspect.ts";
 import { countTokens } from "../../src/tokens/count.ts";
 import { sampleDataset } from "../support/sample-dataset.ts";
 
@@ -43,5 +44,21 @@ describe("inspectDataset", () => {
     const text = formatInspect(inspectDataset(ds));
     assert.match(text, /warnings \(1\):/);
     assert.match(text, /temporal\s+1/);
+  });
+});
+
+describe("sessionNotes", () => {
+  it("counts RealMem sessions without extracted memory, in the text form only", async () => {
+    const ds = await loadDataset("realmem", "test/fixtures/realmem");
+    const flags = ds.episodes.flatMap((e) => e.sessions.map((s) => s.meta?.hasMemory));
+    const without = flags.filter((f) => f === false).length;
+    assert.ok(without > 0 && without < flags.length, "the fixture has sessions of both kinds");
+    const notes = sessionNotes(ds);
+    assert.deepEqual(notes, [`sessions without extracted memory: ${without} of ${flags.length}`]);
+    assert.match(formatInspect(inspectDataset(ds), notes), /sessions without extracted memory/);
+  });
+
+  it("says nothing for releases that do not mark sessions", () => {
+    assert.deepEqual(sessionNotes(sampleDataset()), []);
   });
 });

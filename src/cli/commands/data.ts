@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import { benchmarkIds, getBenchmark, loadDataset } from "../../benchmarks/index.ts";
-import { formatInspect, inspectDataset } from "../../data/inspect.ts";
+import { formatInspect, inspectDataset, sessionNotes } from "../../data/inspect.ts";
 import { pullRelease } from "../../data/pull.ts";
 import { writeUnified } from "../../data/unified.ts";
 import { log } from "../../util/log.ts";
@@ -21,7 +21,9 @@ export function registerDataCommands(program: Command): void {
     .action(async (bench: string, path: string, opts: { json?: boolean; strict?: boolean }) => {
       const dataset = await loadDataset(bench, path, { strict: opts.strict ?? false });
       const report = inspectDataset(dataset);
-      process.stdout.write(opts.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatInspect(report)}\n`);
+      process.stdout.write(
+        opts.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatInspect(report, sessionNotes(dataset))}\n`,
+      );
     });
 
   data
