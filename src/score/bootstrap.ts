@@ -24,6 +24,28 @@ function quantile(sorted: readonly number[], q: number): number {
   return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (pos - lo);
 }
 
+/**
+ * Items grouped by stratum for resampling. A stratum of one item resamples to
+ * itself and would add no variance (a table with one probe per category would
+ * get a zero-width interval), so strata smaller than two are pooled together;
+ * when that pool is itself a single item it joins the smallest other stratum.
+ */
+export function strataGroups<T>(items: readonly T[], strata: readonly string[] | undefined): T[][] {
+  const groups = new Map<string, T[]>();
+  items.forEach((item, i) => {
+    const key = strata?.[i] ?? "";
+    const list = groups.get(key);
+    if (list) list.push(item);
+    else groups.set(key, [item]);
+  });
+  const large = [...groups.values()].filter((g) => g.length >= 2);
+  const pooled = [...groups.values()].filter((g) => g.length < 2).flat();
+  if (!pooled.length) return large;
+  if (pooled.length >= 2 || !large.length) return [...large, pooled];
+  const smallest = large.reduce((a, b) => (b.length < a.length ? b : a));
+  return large.map((g) => (g === smallest ? [...g, ...pooled] : g));
+}
+
 export interface BootstrapOptions {
   iterations?: number;
   seed?: number;
@@ -44,15 +66,11 @@ export function bootstrapMeanCI(
   const iterations = options.iterations ?? 1000;
   const level = options.level ?? 0.95;
   const random = rng(options.seed ?? 1);
-  const groups = new Map<string, number[]>();
-  values.forEach((v, i) => {
-    const key = strata?.[i] ?? "";
-    groups.set(key, [...(groups.get(key) ?? []), v]);
-  });
+  const groups = strataGroups(values, strata);
   const means: number[] = [];
   for (let it = 0; it < iterations; it++) {
     let sum = 0;
-    for (const group of groups.values()) {
+    for (const group of groups) {
       for (let j = 0; j < group.length; j++) sum += group[Math.floor(random() * group.length)]!;
     }
     means.push(sum / values.length);
@@ -76,15 +94,11 @@ export function bootstrapStatCI<T>(
   const iterations = options.iterations ?? 1000;
   const level = options.level ?? 0.95;
   const random = rng(options.seed ?? 1);
-  const groups = new Map<string, T[]>();
-  items.forEach((item, i) => {
-    const key = strata?.[i] ?? "";
-    groups.set(key, [...(groups.get(key) ?? []), item]);
-  });
+  const groups = strataGroups(items, strata);
   const draws = new Map<string, number[]>();
   for (let it = 0; it < iterations; it++) {
     const sample: T[] = [];
-    for (const group of groups.values()) {
+    for (const group of groups) {
       for (let j = 0; j < group.length; j++) sample.push(group[Math.floor(random() * group.length)]!);
     }
     for (const [key, value] of Object.entries(stat(sample))) {

@@ -8,6 +8,7 @@ import {
   mcnemarExact,
   pairedBootstrap,
   rng,
+  strataGroups,
 } from "../../src/score/bootstrap.ts";
 
 const close = (a: number, b: number, eps = 1e-4) => assert.ok(Math.abs(a - b) < eps, `${a} != ${b}`);
@@ -93,5 +94,25 @@ describe("bootstrap of any statistic", () => {
     close(ci.macro![0], 0.5);
     close(ci.macro![1], 0.5);
     close(ci.pooled![0], 0.9);
+  });
+});
+
+describe("strata of one item", () => {
+  it("are pooled so a table with one probe per category still gets an interval", () => {
+    const values = [1, 0, 1, 1];
+    const [lo, hi] = bootstrapMeanCI(values, ["a", "b", "c", "d"]);
+    assert.ok(hi - lo > 0, `interval ${lo}..${hi} has width`);
+  });
+
+  it("leave larger strata alone and join the smallest when a single item is left over", () => {
+    assert.deepEqual(strataGroups([1, 2, 3, 4, 5, 6], ["a", "a", "b", "b", "b", "c"]), [
+      [1, 2, 6],
+      [3, 4, 5],
+    ]);
+    assert.deepEqual(strataGroups([1, 2, 3, 4], ["a", "a", "b", "c"]), [
+      [1, 2],
+      [3, 4],
+    ]);
+    assert.deepEqual(strataGroups([1, 2, 3], ["a", "a", "a"]), [[1, 2, 3]]);
   });
 });
