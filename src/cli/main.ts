@@ -9,6 +9,7 @@ import { packageVersion } from "../util/paths.ts";
 import { registerDataCommands } from "./commands/data.ts";
 import { registerDemoCommand } from "./commands/demo.ts";
 import { registerDoctorCommand } from "./commands/doctor.ts";
+import { registerJudgeAgreementCommand } from "./commands/judge-agreement.ts";
 import { registerReportCommands } from "./commands/report.ts";
 import { registerRunCommand } from "./commands/run.ts";
 import { registerScoreCommands } from "./commands/score.ts";
@@ -43,6 +44,7 @@ ${SCRIPTED_HELP}`,
   registerDataCommands(program);
   registerRunCommand(program);
   registerScoreCommands(program);
+  registerJudgeAgreementCommand(program);
   registerReportCommands(program);
   registerViewCommand(program);
   return program;

@@ -8,7 +8,13 @@ import type { Setting } from "../run/record.ts";
 import { bootstrapMeanCI } from "../score/bootstrap.ts";
 import type { ScoredRow } from "../score/score-run.ts";
 import { scorerFor } from "../score/scorers.ts";
-import type { BenchmarkScorer, PaperTable, ProbeScore, ScoreContext } from "../score/types.ts";
+import {
+  type BenchmarkScorer,
+  callsJudge,
+  type PaperTable,
+  type ProbeScore,
+  type ScoreContext,
+} from "../score/types.ts";
 import { type CellCIOptions, tablesWithCIs } from "./cell-ci.ts";
 import { CHART_LABEL, type Headline, headlineFor, scoreValue } from "./headline.ts";
 import type { BenchmarkSection, Cell, CostRow, LayoutTable, RunMeta, SkipLine, TableRow, UsageRow } from "./model.ts";
@@ -36,8 +42,14 @@ function benchmarkTitle(id: string): string {
 export function runMeta(run: RunData): RunMeta {
   const c = run.config;
   const model = c.model.configured ? (c.llm ?? "configured") : `none (${c.model.detail || "no model configured"})`;
+  // Judges are named only when the scoring called one: LoCoMo without J runs none,
+  // even when an earlier version recorded the configured judge's name.
+  const judged =
+    run.scoring?.judges.length && callsJudge(scorerFor(c.benchmark), run.scoring.options)
+      ? `; judges ${run.scoring.judges.join(", ")}`
+      : "";
   const scoring = run.scoring
-    ? `prompt set ${run.scoring.promptSet}; judges ${run.scoring.judges.join(", ") || "none"}${
+    ? `prompt set ${run.scoring.promptSet}${judged}${
         Object.keys(run.scoring.options).length
           ? `; options ${Object.entries(run.scoring.options)
               .map(([k, v]) => `${k}=${v}`)

@@ -6,7 +6,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { createReadStream, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createReadStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import PQueue from "p-queue";
 import { getBenchmark, loadDataset } from "../benchmarks/index.ts";
@@ -191,9 +191,41 @@ export async function startRun(options: RunOptions): Promise<RunOutcome> {
     model: llm,
     embedder: options.embedder,
   };
+  const created = !existsSync(dir);
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, CONFIG_FILE), `${JSON.stringify(snapshot, null, 2)}\n`);
-  return executeRun(dir, snapshot, dataset, options.progress);
+  try {
+    return await executeRun(dir, snapshot, dataset, options.progress);
+  } catch (error) {
+    if (created) discardUnstarted(dir);
+    throw error;
+  }
+}
+
+/**
+ * Removes the directory of a run that failed before any unit started (a bad
+ * model script, an estimate over --max-cost), so reports do not list an empty
+ * run. A directory with anything recorded is kept for --resume.
+ */
+function discardUnstarted(dir: string): void {
+  try {
+    const path = join(dir, STORE_FILE);
+    if (existsSync(path)) {
+      const store = new RunStore(path);
+      let untouched: boolean;
+      try {
+        untouched = store.untouched();
+      } finally {
+        store.close();
+      }
+      if (!untouched) return;
+    }
+    rmSync(dir, { recursive: true, force: true });
+    log.debug(`removed ${dir}: the run failed before any unit started`);
+  } catch (error) {
+    // The start's own error is the one to report; a failed clean-up only leaves the directory.
+    log.debug(`could not remove ${dir}: ${(error as Error).message}`);
+  }
 }
 
 /** Finishes a run whose process died or was stopped: finished units are kept, the rest redone. */

@@ -99,6 +99,17 @@ export class RunStore {
     })();
   }
 
+  /** True while no unit has started and nothing is stored: the run did no work yet. */
+  untouched(): boolean {
+    const count = (sql: string) => (this.db.prepare(sql).get() as { n: number }).n;
+    return (
+      count("SELECT COUNT(*) AS n FROM units WHERE state != 'pending' OR attempts > 0") === 0 &&
+      count("SELECT COUNT(*) AS n FROM probes") === 0 &&
+      count("SELECT COUNT(*) AS n FROM scores") === 0 &&
+      count("SELECT COUNT(*) AS n FROM overrides") === 0
+    );
+  }
+
   fail(id: string, error: string): void {
     this.db.prepare("UPDATE units SET state = 'failed', error = ? WHERE id = ?").run(error, id);
   }

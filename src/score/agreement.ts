@@ -1,71 +1,76 @@
 /**
- * `membench judge-agreement labels.csv`: Cohen's kappa between every pair of
- * raters (judges or humans). The CSV has a header `id,<rater>,<rater>,…` and
- * one row per judged item; empty cells are left out of that pair.
+ * Cohen's kappa between every pair of raters (judges or humans) over the items
+ * both labelled, per group when the items carry one. Labels compare trimmed
+ * and case-insensitively. `membench judge-agreement` gets the labels from a
+ * CSV (`labels-csv.ts`) or from a scored run's stored verdicts (`run-labels.ts`);
+ * both go through `pairwiseAgreement`, so they give the same numbers.
  */
-import { readFileSync } from "node:fs";
-import { DataError } from "../core/errors.ts";
 import { cohenKappa } from "./bootstrap.ts";
-
-function parseCsvLine(line: string): string[] {
-  const out: string[] = [];
-  let cur = "";
-  let quoted = false;
-  for (let i = 0; i < line.length; i++) {
-    const ch = line[i]!;
-    if (quoted) {
-      if (ch === '"' && line[i + 1] === '"') {
-        cur += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else cur += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ",") {
-      out.push(cur);
-      cur = "";
-    } else cur += ch;
-  }
-  out.push(cur);
-  return out.map((c) => c.trim());
-}
+import { type LabelTable, readLabelsCsv, writeLabelsCsv } from "./labels-csv.ts";
+import { type RunLabels, readRunLabels } from "./run-labels.ts";
 
 export interface AgreementRow {
+  /** The items' group (a run's `system/setting`); absent when the labels have none. */
+  group?: string;
   a: string;
   b: string;
+  /** Items both raters labelled. */
   n: number;
+  /** Share of those items with the same label (NaN when n = 0). */
   agreement: number;
   kappa: number;
 }
 
-export function judgeAgreement(file: string): AgreementRow[] {
-  const lines = readFileSync(file, "utf8")
-    .split(/\r?\n/)
-    .filter((l) => l.trim());
-  if (lines.length < 2) throw new DataError("expected a header and at least one row", { file });
-  const header = parseCsvLine(lines[0]!);
-  if (header.length < 3)
-    throw new DataError("expected an id column and at least two rater columns", { file, record: "header" });
-  const rows = lines.slice(1).map((l, i) => {
-    const cells = parseCsvLine(l);
-    if (cells.length !== header.length) {
-      throw new DataError(`expected ${header.length} cells, got ${cells.length}`, { file, record: `line ${i + 2}` });
-    }
-    return cells;
-  });
+const norm = (label: string | undefined) => label?.trim().toLowerCase() || undefined;
+
+/** κ for every rater pair, per group in the order groups first appear. */
+export function pairwiseAgreement(table: LabelTable): AgreementRow[] {
+  const groups = [...new Set(table.items.map((item) => item.group))];
   const out: AgreementRow[] = [];
-  for (let i = 1; i < header.length; i++) {
-    for (let j = i + 1; j < header.length; j++) {
-      const pairs = rows.filter((r) => r[i] && r[j]).map((r) => [r[i]!.toLowerCase(), r[j]!.toLowerCase()] as const);
-      const a = pairs.map((p) => p[0]);
-      const b = pairs.map((p) => p[1]);
-      out.push({
-        a: header[i]!,
-        b: header[j]!,
-        n: pairs.length,
-        agreement: pairs.length ? pairs.filter((p) => p[0] === p[1]).length / pairs.length : Number.NaN,
-        kappa: cohenKappa(a, b),
-      });
+  for (const group of groups) {
+    const items = table.items.filter((item) => item.group === group);
+    for (let i = 0; i < table.raters.length; i++) {
+      for (let j = i + 1; j < table.raters.length; j++) {
+        const a: string[] = [];
+        const b: string[] = [];
+        for (const item of items) {
+          const x = norm(item.labels[i]);
+          const y = norm(item.labels[j]);
+          if (x === undefined || y === undefined) continue;
+          a.push(x);
+          b.push(y);
+        }
+        const same = a.filter((x, k) => x === b[k]).length;
+        out.push({
+          ...(group !== undefined ? { group } : {}),
+          a: table.raters[i]!,
+          b: table.raters[j]!,
+          n: a.length,
+          agreement: a.length ? same / a.length : Number.NaN,
+          kappa: cohenKappa(a, b),
+        });
+      }
     }
   }
   return out;
+}
+
+/** `membench judge-agreement labels.csv`. */
+export function judgeAgreement(file: string): AgreementRow[] {
+  return pairwiseAgreement(readLabelsCsv(file));
+}
+
+export interface RunAgreement extends RunLabels {
+  rows: AgreementRow[];
+}
+
+/**
+ * `membench judge-agreement <runDir>`: κ between the judges of a scored run,
+ * per system/setting, from their stored verdicts; `csv` also writes the labels
+ * in the layout `judgeAgreement` reads.
+ */
+export function runJudgeAgreement(dir: string, options: { csv?: string } = {}): RunAgreement {
+  const labels = readRunLabels(dir);
+  if (options.csv) writeLabelsCsv(options.csv, labels.table);
+  return { ...labels, rows: pairwiseAgreement(labels.table) };
 }

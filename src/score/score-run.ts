@@ -24,7 +24,14 @@ import { bootstrapStatCI } from "./bootstrap.ts";
 import type { JudgeContext, NamedJudge } from "./judge.ts";
 import { PromptSet } from "./prompts.ts";
 import { scorerFor } from "./scorers.ts";
-import { type BenchmarkScorer, meanMetrics, type PaperTable, type ProbeScore, type ScoreContext } from "./types.ts";
+import {
+  type BenchmarkScorer,
+  callsJudge,
+  meanMetrics,
+  type PaperTable,
+  type ProbeScore,
+  type ScoreContext,
+} from "./types.ts";
 
 export interface ScoreRunOptions {
   /** Judge names (`--judges a,b,c`): model names, or the `model` field of scripted rules. */
@@ -341,10 +348,6 @@ export async function scoreRun(dir: string, options: ScoreRunOptions = {}): Prom
   }
   const dataset = await loadDataset(bench, config.options.data, { strict: true });
   const prompts = new PromptSet(options.prompts);
-  const { judges, models, reason } = buildJudges(options, config.options.llm);
-  const judge: JudgeContext | undefined = judges.length
-    ? { judges, runs: Math.max(1, options.judgeRuns ?? 1), prompts }
-    : undefined;
   // A protocol setting that is also a scoring option (RealMem's memory/session
   // context) carries over from the run, unless given explicitly.
   const protocol = (config.options.protocol ?? {}) as Record<string, unknown>;
@@ -353,11 +356,15 @@ export async function scoreRun(dir: string, options: ScoreRunOptions = {}): Prom
       .filter((k) => typeof protocol[k] === "string")
       .map((k) => [k, protocol[k] as string]),
   );
-  const ctx: ScoreContext = {
-    judge,
-    options: scorerOptions(scorer, { ...inherited, ...options.options }),
-    data: config.options.data,
-  };
+  const scoring = scorerOptions(scorer, { ...inherited, ...options.options });
+  // No judge is built when these options call none (LoCoMo without J), so the run names none.
+  const { judges, models, reason } = callsJudge(scorer, scoring)
+    ? buildJudges(options, config.options.llm)
+    : { judges: [], models: [], reason: "these scoring options call no judge" };
+  const judge: JudgeContext | undefined = judges.length
+    ? { judges, runs: Math.max(1, options.judgeRuns ?? 1), prompts }
+    : undefined;
+  const ctx: ScoreContext = { judge, options: scoring, data: config.options.data };
   if (!judge && scorer.needsJudge) log.info(`${reason}: judged metrics will be skipped`);
   const episodes = new Map(dataset.episodes.map((e) => [e.id, e]));
   try {

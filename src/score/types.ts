@@ -64,6 +64,11 @@ export interface BenchmarkScorer {
   bench: string;
   /** Whether any metric needs a judge (if so and none is configured, those metrics are skipped). */
   needsJudge: boolean;
+  /**
+   * Whether scoring with these options calls a judge at all (LoCoMo only with
+   * `j=on`). Absent: it may. When false no judge is built, and runs say nothing about judges.
+   */
+  usesJudge?(options: Record<string, string>): boolean;
   options?: Record<string, ScorerOption>;
   /** The label whose values stratify the bootstrap (the paper's category). */
   stratifyBy?: string;
@@ -92,4 +97,9 @@ export function meanMetrics(scores: readonly ProbeScore[]): Record<string, numbe
     }
   }
   return Object.fromEntries([...sums].map(([k, e]) => [k, e.s / e.n]));
+}
+
+/** Whether `scorer` calls a judge under `options` (default: it may). */
+export function callsJudge(scorer: BenchmarkScorer | undefined, options: Record<string, string>): boolean {
+  return scorer?.usesJudge ? scorer.usesJudge(options) : true;
 }

@@ -250,6 +250,7 @@ export const locomoScorer: BenchmarkScorer = {
   bench: BENCH,
   // F1, the default, needs no model; J asks for a judge only when switched on.
   needsJudge: false,
+  usesJudge: (options) => options.j === "on",
   options: {
     j: {
       values: ["off", "on"],

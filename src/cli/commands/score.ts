@@ -4,7 +4,6 @@ import type { Command } from "commander";
 import { ConfigError } from "../../core/errors.ts";
 import type { Summary } from "../../run/summary.ts";
 import { markdownTable } from "../../run/table.ts";
-import { judgeAgreement } from "../../score/agreement.ts";
 import { scoreAnswersFile } from "../../score/answers.ts";
 import { type ScoredRow, type ScoreRunOptions, scoreRun } from "../../score/score-run.ts";
 import { log } from "../../util/log.ts";
@@ -121,19 +120,5 @@ export function registerScoreCommands(program: Command): void {
       const outcome = await scoreAnswersFile(target, flags.data, flags.answers, { ...options, out: flags.out });
       printScores(outcome.summary);
       log.info(`scored run stored in ${outcome.dir}`);
-    });
-
-  program
-    .command("judge-agreement")
-    .description("Cohen's kappa between every pair of raters in a CSV (header: id,<rater>,<rater>,…)")
-    .argument("<labels.csv>", "one row per judged item, one column per judge or human")
-    .action((file: string) => {
-      const rows = judgeAgreement(file);
-      process.stdout.write(
-        `${markdownTable(
-          ["rater A", "rater B", "n", "agreement", "kappa"],
-          rows.map((r) => [r.a, r.b, String(r.n), r.agreement.toFixed(3), r.kappa.toFixed(3)]),
-        )}\n`,
-      );
     });
 }
