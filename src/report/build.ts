@@ -10,6 +10,7 @@ import type { ScoredRow } from "../score/score-run.ts";
 import { scorerFor } from "../score/scorers.ts";
 import {
   type BenchmarkScorer,
+  type ByGroupLayout,
   callsJudge,
   type PaperTable,
   type ProbeScore,
@@ -175,14 +176,26 @@ function paperTables(bench: string, runs: readonly RunData[], options: BuildOpti
   const titles = columnTitles(bench);
   const several = runs.length > 1;
   const ours: OurTable[] = [];
-  const layouts = new Map<string, { title: string; columns: string[]; notes: string[] }>();
-  const addLayout = (t: { id: string; title?: string; columns: readonly string[]; note?: string }) => {
+  const layouts = new Map<string, { title: string; columns: string[]; notes: string[]; byGroup?: ByGroupLayout }>();
+  const addLayout = (t: {
+    id: string;
+    title?: string;
+    columns: readonly string[];
+    note?: string;
+    byGroup?: ByGroupLayout;
+  }) => {
     const known = layouts.get(t.id);
     if (known) {
       if (t.note && !known.notes.includes(t.note)) known.notes.push(t.note);
+      known.byGroup ??= t.byGroup;
       return;
     }
-    layouts.set(t.id, { title: t.title ?? t.id, columns: [...t.columns], notes: t.note ? [t.note] : [] });
+    layouts.set(t.id, {
+      title: t.title ?? t.id,
+      columns: [...t.columns],
+      notes: t.note ? [t.note] : [],
+      ...(t.byGroup ? { byGroup: t.byGroup } : {}),
+    });
   };
   for (const run of runs) {
     const ctx = scoreContext(run, scorer);
@@ -244,6 +257,7 @@ function paperTables(bench: string, runs: readonly RunData[], options: BuildOpti
       id,
       title: layout.title,
       columns: layout.columns,
+      ...(layout.byGroup ? { byGroup: layout.byGroup } : {}),
       columnTitles: { ...titles },
       rows,
       notes,

@@ -54,3 +54,26 @@ export function usd(value: number | null | undefined): string {
 export function int(value: number | undefined): string {
   return value === undefined || !Number.isFinite(value) ? MISSING : Math.round(value).toLocaleString("en-US");
 }
+
+/**
+ * A by-group table as the paper prints it: one row per group, one column per
+ * system (reported or ours) and metric, every cell with its CI and, for our
+ * rows, its n. Rows' notes follow the grid as "system: note".
+ */
+export function pivotedGrid(table: LayoutTable & { byGroup: NonNullable<LayoutTable["byGroup"]> }): {
+  header: string[];
+  rows: string[][];
+  notes: string[];
+} {
+  const { label, groups, metrics } = table.byGroup;
+  const name = (row: TableRow) => `${rowSource(row)}: ${row.system}${row.group ? ` (${row.group})` : ""}`;
+  const header = [label, ...table.rows.flatMap((row) => metrics.map((m) => `${name(row)} ${m}`))];
+  const rows = groups.map((g) => [
+    g,
+    ...table.rows.flatMap((row) =>
+      metrics.map((m) => cellText(row.cells[`${g} ${m}`], table.digits, row.kind === "ours")),
+    ),
+  ]);
+  const notes = table.rows.filter((r) => r.note).map((r) => `${name(r)}: ${r.note}`);
+  return { header, rows, notes };
+}

@@ -6,7 +6,7 @@
  */
 import { type Chart, overviewCharts, sectionCharts } from "./charts.ts";
 import { escapeHtml as h } from "./escape.ts";
-import { cellText, columnHeader, commonN, hasGroups, int, MISSING, rowSource, usd } from "./format.ts";
+import { cellText, columnHeader, commonN, hasGroups, int, MISSING, pivotedGrid, rowSource, usd } from "./format.ts";
 import { costCells, costHeader, READING_GUIDE, skipLineText } from "./markdown.ts";
 import type { BenchmarkSection, LayoutTable } from "./model.ts";
 import type { RunData } from "./run-data.ts";
@@ -34,7 +34,23 @@ function cellHtml(text: string): string {
   return `${h(m[1])}${m[2] ? `<span class="ci">${h(m[2])}</span>` : ""}${m[3] ? `<span class="n">${h(m[3])}</span>` : ""}`;
 }
 
+function pivotedHtml(table: Parameters<typeof pivotedGrid>[0]): string {
+  const grid = pivotedGrid(table);
+  const body = grid.rows.map(
+    ([group, ...cells]) =>
+      `<tr><td>${h(group ?? "")}</td>${cells.map((c) => `<td class="num">${cellHtml(c)}</td>`).join("")}</tr>`,
+  );
+  return [
+    `<h4>${h(table.title)}</h4>`,
+    table.sources.length ? `<p>Reported columns: ${h(table.sources.join("; "))}.</p>` : "",
+    `<table data-table="${h(table.id)}"><thead><tr>${grid.header.map((c) => `<th>${h(c)}</th>`).join("")}</tr></thead>`,
+    `<tbody>${body.join("")}</tbody></table>`,
+    ...[...grid.notes, ...table.notes].map((n) => `<blockquote>${h(n)}</blockquote>`),
+  ].join("\n");
+}
+
 export function layoutTableHtml(table: LayoutTable): string {
+  if (table.byGroup) return pivotedHtml({ ...table, byGroup: table.byGroup });
   const groups = hasGroups(table);
   const withNote = table.rows.some((r) => r.note);
   const head = [

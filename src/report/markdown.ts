@@ -5,7 +5,19 @@
  */
 import { markdownTable } from "../run/table.ts";
 import { escapeMarkdown as e } from "./escape.ts";
-import { cellText, columnHeader, commonN, fmt, hasGroups, int, MISSING, ms, rowSource, usd } from "./format.ts";
+import {
+  cellText,
+  columnHeader,
+  commonN,
+  fmt,
+  hasGroups,
+  int,
+  MISSING,
+  ms,
+  pivotedGrid,
+  rowSource,
+  usd,
+} from "./format.ts";
 import type { BenchmarkSection, CostRow, LayoutTable, SkipLine, StageLatency } from "./model.ts";
 
 export const READING_GUIDE =
@@ -15,6 +27,7 @@ export const READING_GUIDE =
   '"–" marks a number that does not exist (not run, not scored, not reported), never a zero.';
 
 export function layoutTableMarkdown(table: LayoutTable): string {
+  if (table.byGroup) return pivotedMarkdown({ ...table, byGroup: table.byGroup });
   const groups = hasGroups(table);
   const withNote = table.rows.some((r) => r.note);
   const header = [
@@ -42,6 +55,21 @@ export function layoutTableMarkdown(table: LayoutTable): string {
   if (table.sources.length) lines.push(`Reported rows: ${table.sources.map(e).join("; ")}.`, "");
   lines.push(markdownTable(header, rows));
   if (table.notes.length) lines.push("", ...table.notes.map((n) => `> ${e(n)}`));
+  return lines.join("\n");
+}
+
+function pivotedMarkdown(table: Parameters<typeof pivotedGrid>[0]): string {
+  const grid = pivotedGrid(table);
+  const lines = [`### ${e(table.title)}`, ""];
+  if (table.sources.length) lines.push(`Reported columns: ${table.sources.map(e).join("; ")}.`, "");
+  lines.push(
+    markdownTable(
+      grid.header.map(e),
+      grid.rows.map((r) => [e(r[0]!), ...r.slice(1)]),
+    ),
+  );
+  const notes = [...grid.notes, ...table.notes];
+  if (notes.length) lines.push("", ...notes.map((n) => `> ${e(n)}`));
   return lines.join("\n");
 }
 

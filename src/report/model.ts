@@ -4,6 +4,7 @@
  * latency, and what was skipped. Numbers carry their n and 95% CI.
  */
 import type { Setting } from "../run/record.ts";
+import type { ByGroupLayout } from "../score/types.ts";
 import type { Headline } from "./headline.ts";
 
 export interface Cell {
@@ -35,6 +36,8 @@ export interface LayoutTable {
   sources: string[];
   /** Decimal places for the numbers of this table. */
   digits: number;
+  /** Printed pivoted, one row per group, as the paper does (see PaperTable.byGroup). */
+  byGroup?: ByGroupLayout;
 }
 
 export interface StageLatency {

@@ -51,6 +51,19 @@ export interface PaperTable {
   columns: string[];
   rows: Array<{ label: string; cells: Record<string, number | null>; n?: Record<string, number> }>;
   note?: string;
+  /**
+   * A breakdown the paper prints the other way round: one row per group (e.g.
+   * topic) and one column per system and metric. Column keys are
+   * `${group} ${metric}`; reports pivot the table back to the paper's layout.
+   */
+  byGroup?: ByGroupLayout;
+}
+
+export interface ByGroupLayout {
+  /** Header of the group column, e.g. "Topic". */
+  label: string;
+  groups: string[];
+  metrics: string[];
 }
 
 export interface ScorerOption {

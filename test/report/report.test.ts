@@ -102,6 +102,29 @@ describe("markdown report", () => {
           .replace("Mini", "mini"),
       );
     assert.deepEqual(tableAfter(md, "RealMem Table 2").header.slice(3, 3 + GENERATION_COLUMNS.length), realmem);
+    // Table 12 is printed as the paper prints it: one row per topic, a QA/Rec pair per system.
+    const key = (c: string) =>
+      c
+        .replace(/^reported: /, "")
+        .replace(/[\s.-]/g, "")
+        .toLowerCase();
+    const byTopic = specColumns("realmem.md", "Table 12: by topic");
+    const t12 = tableAfter(md, "RealMem Table 12");
+    assert.deepEqual(t12.header.slice(0, byTopic.length).map(key), byTopic.map(key));
+    assert.deepEqual(
+      t12.rows.map((r) => r[0]),
+      tableAfter(readFileSync(specFile("realmem.md"), "utf8"), "Table 12: by topic").rows.map((r) => r[0]),
+    );
+  });
+
+  it("prints RealMem Table 12 one row per topic, the paper's columns beside ours", () => {
+    const t = tableAfter(md, "RealMem Table 12");
+    assert.equal(t.header[0], "Topic");
+    const row = (topic: string) => (r: string[]) => r[0] === topic;
+    assert.equal(cell(t, row("Academic Writing"), "reported: MemoryOS QA"), "0.550");
+    assert.equal(cell(t, row("Health Consultation"), "reported: Graph Mem Rec."), "0.651");
+    assert.equal(cell(t, row("Travel Planning"), "membench: bm25-session QA"), "–", "not scored: no model");
+    assert.equal(t.rows.length, 11);
   });
 
   it("breaks the by-source table down per label value, each with its own n", () => {

@@ -207,8 +207,9 @@ export const realmemTopicTable: RealMemPaperTable = {
   id: "realmem-table12",
   source: "RealMem Table 12 (spec/realmem.md §7): by topic, memory setting, GPT-4o-mini answerer",
   columns: TOPIC_COLUMNS,
+  // Stored one row per system like every reported table; reports pivot it back to the
+  // paper's layout (one row per topic, a QA/Rec. pair per system) via the scorer's `byGroup`.
   rows: Object.entries(TOPIC_VALUES).map(([system, pairs]) => pairedRow(system, TOPIC_COLUMNS, pairs.flat())),
-  note: "Transposed: the paper prints one row per topic and a QA/Rec. column pair per system.",
 };
 
 /** Query counts per label value in the release (spec §2.3–2.4), the weights of the micro-average. */

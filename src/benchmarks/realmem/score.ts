@@ -300,7 +300,7 @@ function topicTable(scores: readonly ProbeScore[]): PaperTable {
     title: "RealMem Table 12: QA/3 and Mem Recall by topic",
     columns: [...realmemTopicTable.columns],
     rows: [pairedRow(groups, rowLabel(scores))],
-    note: "Transposed like paper.ts: one row per system, a QA/Rec. column pair per topic.",
+    byGroup: { label: "Topic", groups: [...TOPIC_ORDER], metrics: ["QA", "Rec."] },
   };
 }
 
