@@ -13,11 +13,12 @@ export function keepSelective(
 ): string[] {
   const kept = terms.filter((t) => (df.get(t) ?? 0) > 0 && df.get(t)! <= documents * maxShare);
   if (kept.length) return kept;
-  // Only common terms: keep the rarest two so the query still finds something.
+  // Only common terms: keep the rarest one so the query still finds something; each
+  // common term adds a long posting list to score, which is what the slowest queries pay.
   return terms
     .filter((t) => df.has(t))
     .sort((a, b) => df.get(a)! - df.get(b)!)
-    .slice(0, 2);
+    .slice(0, 1);
 }
 
 /** Document frequencies of the project tokeniser's terms over a growing set of texts (turns or memories). */

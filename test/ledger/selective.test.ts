@@ -13,13 +13,13 @@ describe("pruning common query terms", () => {
     assert.deepEqual(keepSelective(["coffee", "like", "boston", "unseen"], df, 100, 0.05), ["coffee", "boston"]);
   });
 
-  it("keeps the rarest two known terms when every term is common", () => {
+  it("keeps only the rarest known term when every term is common", () => {
     const df = new Map([
       ["a", 90],
       ["b", 40],
       ["c", 70],
     ]);
-    assert.deepEqual(keepSelective(["a", "b", "c", "zzz"], df, 100, 0.05), ["b", "c"]);
+    assert.deepEqual(keepSelective(["a", "b", "c", "zzz"], df, 100, 0.05), ["b"]);
   });
 
   it("leaves small collections alone and prunes large ones by their own counts", () => {
