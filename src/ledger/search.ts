@@ -33,6 +33,11 @@ export interface RetrievalWeights {
   feedback: number;
   /** Session BM25+ for the characteristic terms of the first-pass top sessions (lexical feedback). */
   lexicalFeedback: number;
+  /**
+   * The turn-vector list's vote in the session ranking; `turnVector` weighs it
+   * only where it picks the turns shown in a bundle.
+   */
+  turnVectorVote: number;
 }
 
 export interface RetrievalParams {
@@ -83,6 +88,7 @@ export const DEFAULT_RETRIEVAL: RetrievalParams = {
     recency: 0.5,
     feedback: 1,
     lexicalFeedback: 0.5,
+    turnVectorVote: 1,
   },
   feedbackDepth: 3,
   feedbackTerms: 20,
@@ -196,7 +202,10 @@ export function searchLedger(
 
   // Candidate lists.
   const turnLex = store.lexical(ns, "turns", match(index.turnTerms), p.depth).map((h) => h.rowid);
-  const turnVec = qv && index.turns && w.turnVector > 0 ? index.turns.search(qv, p.depth).map((h) => h.id) : [];
+  const turnVec =
+    qv && index.turns && (w.turnVector > 0 || w.turnVectorVote > 0)
+      ? index.turns.search(qv, p.depth).map((h) => h.id)
+      : [];
   const memLex = store.lexical(ns, "memories", match(index.memoryTerms), p.depth).map((h) => h.rowid);
   const memVec = qv && index.memories && w.memoryVector > 0 ? index.memories.search(qv, p.depth).map((h) => h.id) : [];
   const visible = (id: string | undefined): id is string => id !== undefined && sessionById.has(id);
@@ -242,7 +251,7 @@ export function searchLedger(
   const lists: Array<[Map<string, number>, number]> = [
     [rankMap(sessLex), w.sessionLexical],
     [rankMap(sessionOf(turnLex, (id) => turnSession.get(id))), w.turnLexical],
-    [rankMap(sessionOf(turnVec, (id) => turnSession.get(id))), w.turnVector],
+    [rankMap(sessionOf(turnVec, (id) => turnSession.get(id))), w.turnVectorVote],
     [rankMap(sessionOf(memOrder, (id) => memories.get(id)?.sessionId)), w.memoryLexical + w.memoryVector],
   ];
   const visibleSession = input.only ? (id: string) => sessionById.has(id) : undefined;
