@@ -7,27 +7,18 @@
  * questions right in every setting (complementary 2/2, nuanced 4/4,
  * contradictory 0/2); bootstrap resamples stratified by relation type always
  * keep those counts, so its CI is [75, 75]. `none` is right only under oracle.
+ *
+ * The tables' column layouts are checked against the spec's headers in
+ * spec-layouts.test.ts.
  */
 import "../support/clean-env.ts";
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, rmSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { rmSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
-import { fileURLToPath } from "node:url";
-import { GENERATION_COLUMNS } from "../../src/benchmarks/realmem/paper.ts";
 import type { ReportSummary } from "../../src/report/json.ts";
 import { renderReport } from "../../src/report/report.ts";
 import { cell, tableAfter } from "./markdown-table.ts";
 import { INJECTED, memconflictRun, memoraRun, realmemOfflineRun, subtleMemoryRun, tempDir } from "./sample-runs.ts";
-
-const SPEC = resolve(dirname(fileURLToPath(import.meta.url)), "../../../shared/spec");
-const specFile = (name: string) => resolve(SPEC, name);
-const skipNoSpec = existsSync(SPEC) ? false : "../shared/spec is absent: spec layout check skipped";
-
-/** Column labels of the first markdown table after `heading` in a spec file. */
-function specColumns(file: string, heading: string): string[] {
-  return tableAfter(readFileSync(specFile(file), "utf8"), heading).header.map((h) => h.replace(/\*/g, ""));
-}
 
 const ours = (system: string) => (row: string[]) => row[0]?.startsWith("membench") === true && row.includes(system);
 const reported = (system: string, tag?: string) => (row: string[]) =>
@@ -83,38 +74,6 @@ describe("markdown report", () => {
     assert.equal(cell(t, ours("bm25"), "ME"), "100.00 n=1", "no CI from a single question");
     assert.equal(cell(t, ours("none"), "All"), "0.00 [0.00, 0.00] n=8");
     assert.equal(cell(t, ours("none (oracle)"), "All"), "75.00 [75.00, 75.00] n=8");
-  });
-
-  it("matches the spec's column layouts", { skip: skipNoSpec }, () => {
-    const subtle = specColumns("subtlememory.md", "Table 1a").slice(2);
-    assert.deepEqual(tableAfter(md, "SubtleMemory Table 1").header.slice(4), subtle);
-    const conflict = specColumns("memconflict.md", "7.3 Table 3").slice(1);
-    assert.deepEqual(tableAfter(md, "Table 3: black-box").header.slice(3), conflict);
-    const memora = specColumns("memora.md", "7.2 Table 3").slice(1);
-    assert.deepEqual(tableAfter(md, "Memora Table 3").header.slice(4), memora);
-    // RealMem's Table 2 abbreviates the context setting ("Mem:", "Sess:") and capitalises Mini.
-    const realmem = specColumns("realmem.md", "Table 2: generation")
-      .slice(1)
-      .map((c) =>
-        c
-          .replace(/^Mem: /, "Memory ")
-          .replace(/^Sess: /, "Session ")
-          .replace("Mini", "mini"),
-      );
-    assert.deepEqual(tableAfter(md, "RealMem Table 2").header.slice(3, 3 + GENERATION_COLUMNS.length), realmem);
-    // Table 12 is printed as the paper prints it: one row per topic, a QA/Rec pair per system.
-    const key = (c: string) =>
-      c
-        .replace(/^reported: /, "")
-        .replace(/[\s.-]/g, "")
-        .toLowerCase();
-    const byTopic = specColumns("realmem.md", "Table 12: by topic");
-    const t12 = tableAfter(md, "RealMem Table 12");
-    assert.deepEqual(t12.header.slice(0, byTopic.length).map(key), byTopic.map(key));
-    assert.deepEqual(
-      t12.rows.map((r) => r[0]),
-      tableAfter(readFileSync(specFile("realmem.md"), "utf8"), "Table 12: by topic").rows.map((r) => r[0]),
-    );
   });
 
   it("prints RealMem Table 12 one row per topic, the paper's columns beside ours", () => {

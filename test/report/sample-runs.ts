@@ -143,6 +143,43 @@ export async function memconflictRun(out: string, id = "memconflict"): Promise<s
   return outcome.dir;
 }
 
+/**
+ * MemoryAgentBench (the project's fixture, 11 questions), system `none`, a
+ * scripted answerer and scripted judges, as in
+ * test/benchmarks/memoryagentbench-score-e2e.test.ts but shorter: the RULER
+ * arches question, the cat question (judged right), FactConsolidation,
+ * DetectiveQA and one BANKING77 question are answered right, the summary gets
+ * fluency 1 and 2 of 3 key points, everything else is answered "I do not know."
+ * Enough for scored rows in Tables 3 and 7 beside the paper's.
+ */
+export async function memoryagentbenchRun(out: string, id = "memoryagentbench"): Promise<string> {
+  const answer = (match: string, reply: string) => ({ role: "answerer", match, reply });
+  const script = writeScript(out, "memoryagentbench.jsonl", [
+    answer("In what year were the arches", "Answer: The arches were finished in 1911."),
+    answer("name the cat I adopted", "Pistachio"),
+    answer("What is the capital of Norlund", "Orrin"),
+    answer("Write a summary of about 1000", "Mara Quell leaves her mill town with a map. She burns it and goes home."),
+    answer("Who most likely locked", "Answer: B"),
+    answer("is topping up by cheque possible", "3"),
+    { role: "answerer", reply: "I do not know." },
+    { role: "judge", match: "reads as proper prose", reply: { fluency: 1, reason: "fluent" } },
+    { role: "judge", match: "numbered key points", reply: { supported_key_points: [1, 3], reason: "2 of 3" } },
+    { role: "judge", match: "Summary to check:", reply: { sentence_count: 2, supported_sentences: 2, reason: "" } },
+    { role: "judge", match: "answer:\\nPistachio", reply: { correct: true, reason: "names the cat" } },
+    { role: "judge", reply: { correct: false, reason: "does not answer" } },
+  ]);
+  const outcome = await startRun({
+    benchmark: "memoryagentbench",
+    data: fixture("memoryagentbench"),
+    systems: ["none"],
+    out,
+    id,
+    llm: `scripted:${script}`,
+    progress: false,
+  });
+  return outcome.dir;
+}
+
 /** Charts with data in the sample set, and the ones that must say why they have none. */
 export const DRAWN = [
   "competency-profile",
