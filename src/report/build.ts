@@ -76,9 +76,27 @@ const scoresOf = (run: RunData, system: string, setting: Setting) =>
   run.scores.filter((s) => s.system === system && s.setting === setting);
 
 /** Digits that keep the paper's precision: 2 on a 0–100 scale, 3 on a 0–1 scale. */
+/** Decimal places a published number was written with (0.5539 → 4; 0.554 → 3). */
+function decimals(value: number): number {
+  const text = String(value);
+  const dot = text.indexOf(".");
+  return dot < 0 || /e/i.test(text) ? 0 : text.length - dot - 1;
+}
+
+/**
+ * 2 decimals for 0–100 scales, 3 for 0–1, or more when a reported number was
+ * published with more (MemConflict's and RealMem Table 3's four), so reported
+ * rows print as published; never more than 4.
+ */
 function digitsFor(rows: readonly TableRow[]): number {
   const values = rows.flatMap((r) => Object.values(r.cells).map((c) => c.value));
-  return values.some((v) => v !== null && Math.abs(v) > 1.5) ? 2 : 3;
+  const base = values.some((v) => v !== null && Math.abs(v) > 1.5) ? 2 : 3;
+  const published = rows
+    .filter((r) => r.kind === "reported")
+    .flatMap((r) => Object.values(r.cells).map((c) => c.value))
+    .filter((v): v is number => v !== null && Number.isFinite(v))
+    .map(decimals);
+  return Math.min(4, Math.max(base, ...published));
 }
 
 function reportedRow(t: ReportedTable, r: ReportedTable["rows"][number]): TableRow {
