@@ -119,9 +119,17 @@ export class Ledger {
       turnTerms: new DocumentFrequencies(),
       memoryTerms: new DocumentFrequencies(),
     };
-    for (const t of this.store.allTurns(ns)) idx.turnTerms.add(t.content);
+    // One read of the namespace's turns serves the term counts, the transcripts and the centroids.
+    const bySession = new Map<string, Array<StoredTurn & { rowid: number }>>();
+    for (const t of this.store.allTurns(ns)) {
+      idx.turnTerms.add(t.content);
+      const list = bySession.get(t.sessionId);
+      if (list) list.push(t);
+      else bySession.set(t.sessionId, [t]);
+    }
     for (const m of this.store.allMemories(ns)) idx.memoryTerms.add(m.text);
-    for (const s of this.store.sessions(ns)) this.indexSession(ns, idx, s.id);
+    const sessions = this.store.sessions(ns);
+    for (const s of sessions) this.indexSession(ns, idx, s.id, bySession.get(s.id) ?? []);
     const dim = this.embedder?.dim;
     if (dim) {
       const turnVectors = this.store.vectors(ns, "turns");
@@ -131,25 +139,34 @@ export class Ledger {
         idx.memories = new VectorIndex(dim);
         for (const v of turnVectors) idx.turns.add(v.rowid, v.vector);
         for (const v of memoryVectors) idx.memories.add(v.rowid, v.vector);
-        for (const s of this.store.sessions(ns)) this.refreshCentroid(ns, idx, s.id);
+        for (const s of sessions) this.refreshCentroid(ns, idx, s.id, bySession.get(s.id) ?? []);
       }
     }
     this.indexes.set(ns, idx);
     return idx;
   }
 
-  private indexSession(ns: string, idx: NamespaceIndex, sessionId: string): void {
-    const text = transcript(this.store.turnsOfSession(ns, sessionId));
+  private indexSession(
+    ns: string,
+    idx: NamespaceIndex,
+    sessionId: string,
+    turns: readonly StoredTurn[] = this.store.turnsOfSession(ns, sessionId),
+  ): void {
+    const text = transcript(turns);
     idx.sessions.upsert([
       { key: sessionId, kind: "session", text, sessionId, turnIds: [], order: [0, 0, 0], meta: {} },
     ]);
     idx.terms.upsert(sessionId, text);
   }
 
-  private refreshCentroid(ns: string, idx: NamespaceIndex, sessionId: string): void {
+  private refreshCentroid(
+    ns: string,
+    idx: NamespaceIndex,
+    sessionId: string,
+    turns?: ReadonlyArray<{ rowid: number }>,
+  ): void {
     if (!idx.turns) return;
-    const vectors = this.store
-      .turnsOfSession(ns, sessionId)
+    const vectors = (turns ?? this.store.turnsOfSession(ns, sessionId))
       .map((t) => idx.turns!.get(t.rowid))
       .filter((v): v is Float32Array => v !== undefined);
     const c = centroid(vectors);

@@ -21,6 +21,21 @@ export function keepSelective(
     .slice(0, 1);
 }
 
+/**
+ * The distinct query terms worth scoring: every one while the collection holds
+ * fewer than `minDocuments` documents, else those `keepSelective` keeps.
+ */
+export function selectiveTerms(
+  terms: readonly string[],
+  df: ReadonlyMap<string, number>,
+  documents: number,
+  minDocuments: number,
+  maxShare: number,
+): string[] {
+  const unique = [...new Set(terms)];
+  return documents < minDocuments ? unique : keepSelective(unique, df, documents, maxShare);
+}
+
 /** Document frequencies of the project tokeniser's terms over a growing set of texts (turns or memories). */
 export class DocumentFrequencies {
   private readonly df = new Map<string, number>();
@@ -33,8 +48,6 @@ export class DocumentFrequencies {
 
   /** The terms worth querying once there are `minDocuments` texts or more (see `keepSelective`). */
   selective(terms: readonly string[], minDocuments: number, maxShare: number): string[] {
-    const unique = [...new Set(terms)];
-    if (this.documents < minDocuments) return unique;
-    return keepSelective(unique, this.df, this.documents, maxShare);
+    return selectiveTerms(terms, this.df, this.documents, minDocuments, maxShare);
   }
 }

@@ -7,7 +7,7 @@
  * carries the query from the one session it did match to the rest of the thread.
  */
 import { lexicalTokens } from "../systems/tokenize.ts";
-import { keepSelective } from "./selective.ts";
+import { selectiveTerms } from "./selective.ts";
 
 export class SessionTerms {
   private readonly tf = new Map<string, Map<string, number>>();
@@ -20,7 +20,14 @@ export class SessionTerms {
 
   upsert(sessionId: string, text: string): void {
     const old = this.tf.get(sessionId);
-    if (old) for (const term of old.keys()) this.df.set(term, this.df.get(term)! - 1);
+    // A term no session holds any more leaves the map, so `df` only counts present terms.
+    if (old) {
+      for (const term of old.keys()) {
+        const n = this.df.get(term)! - 1;
+        if (n > 0) this.df.set(term, n);
+        else this.df.delete(term);
+      }
+    }
     const counts = new Map<string, number>();
     const tokens = lexicalTokens(text);
     for (const t of tokens) counts.set(t, (counts.get(t) ?? 0) + 1);
@@ -34,14 +41,7 @@ export class SessionTerms {
    * those found in at most `maxShare` of them (see `keepSelective`).
    */
   selective(terms: readonly string[], minSessions: number, maxShare: number): string[] {
-    const unique = [...new Set(terms)];
-    if (this.tf.size < minSessions) return unique;
-    const df = new Map<string, number>();
-    for (const t of unique) {
-      const n = this.df.get(t);
-      if (n) df.set(t, n);
-    }
-    return keepSelective(unique, df, this.tf.size, maxShare);
+    return selectiveTerms(terms, this.df, this.tf.size, minSessions, maxShare);
   }
 
   /**

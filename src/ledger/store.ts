@@ -427,7 +427,6 @@ export class LedgerStore {
     }));
   }
 
-  /** Documents of a namespace's table that contain each term (terms absent from the index are left out). */
   rowCount(ns: string, table: "turns" | "memories"): number {
     let c = this.counts.get(ns);
     if (!c) {

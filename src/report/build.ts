@@ -75,7 +75,6 @@ export function runMeta(run: RunData): RunMeta {
 const scoresOf = (run: RunData, system: string, setting: Setting) =>
   run.scores.filter((s) => s.system === system && s.setting === setting);
 
-/** Digits that keep the paper's precision: 2 on a 0–100 scale, 3 on a 0–1 scale. */
 /** Decimal places a published number was written with (0.5539 → 4; 0.554 → 3). */
 function decimals(value: number): number {
   const text = String(value);
