@@ -18,10 +18,10 @@ import {
   searchLedger,
   validAt,
 } from "./search.ts";
-import { DocumentFrequencies } from "./selective.ts";
 import { SessionTerms } from "./session-terms.ts";
 import { SessionVectors } from "./session-vectors.ts";
-import { LedgerStore } from "./store.ts";
+import { LedgerStore, memorySearchText } from "./store.ts";
+import { TermIndex } from "./term-index.ts";
 import type {
   Hit,
   LedgerExport,
@@ -116,18 +116,18 @@ export class Ledger {
       centroids: new SessionVectors(),
       sessions: new Bm25Ranker(),
       terms: new SessionTerms(),
-      turnTerms: new DocumentFrequencies(),
-      memoryTerms: new DocumentFrequencies(),
+      turnTerms: new TermIndex(),
+      memoryTerms: new TermIndex(),
     };
     // One read of the namespace's turns serves the term counts, the transcripts and the centroids.
     const bySession = new Map<string, Array<StoredTurn & { rowid: number }>>();
     for (const t of this.store.allTurns(ns)) {
-      idx.turnTerms.add(t.content);
+      idx.turnTerms.add(t.rowid, t.content);
       const list = bySession.get(t.sessionId);
       if (list) list.push(t);
       else bySession.set(t.sessionId, [t]);
     }
-    for (const m of this.store.allMemories(ns)) idx.memoryTerms.add(m.text);
+    for (const m of this.store.allMemories(ns)) idx.memoryTerms.add(m.rowid, memorySearchText(m));
     const sessions = this.store.sessions(ns);
     for (const s of sessions) this.indexSession(ns, idx, s.id, bySession.get(s.id) ?? []);
     const dim = this.embedder?.dim;
@@ -228,6 +228,9 @@ export class Ledger {
     const turnVectors = await this.embed(turns.map((t) => t.content));
     const memoryVectors = await this.embed(created.map((m) => m.text));
     const idx = this.index(ns);
+    // The in-process indexes change only once the transaction has committed.
+    const turnRows: Array<[number, string]> = [];
+    const memoryRows: Array<[number, string]> = [];
     this.store.transaction(() => {
       this.store.upsertSession(ns, input.sessionId, input.sessionIndex, sessionTime);
       if (this.embedder && (turnVectors.length || memoryVectors.length)) {
@@ -235,6 +238,7 @@ export class Ledger {
       }
       turns.forEach((t, i) => {
         const rowid = this.store.putTurn(ns, t);
+        turnRows.push([rowid, t.content]);
         const v = turnVectors[i];
         if (v) {
           this.store.putVector(ns, "turns", rowid, v);
@@ -244,6 +248,7 @@ export class Ledger {
       });
       created.forEach((m, i) => {
         const rowid = this.store.insertMemory(m);
+        memoryRows.push([rowid, memorySearchText(m)]);
         const v = memoryVectors[i];
         if (v) {
           this.store.putVector(ns, "memories", rowid, v);
@@ -254,9 +259,9 @@ export class Ledger {
       for (const m of changed.values()) this.store.updateMemory(m);
       for (const l of links) this.store.addLink(ns, l);
     });
-    const stored = new Set(existingTurns.map((t) => t.id));
-    for (const t of turns) if (!stored.has(t.id)) idx.turnTerms.add(t.content);
-    for (const m of created) idx.memoryTerms.add(m.text);
+    const before = new Map(existingTurns.map((t) => [t.rowid, t.content]));
+    for (const [rowid, text] of turnRows) if (before.get(rowid) !== text) idx.turnTerms.add(rowid, text);
+    for (const [rowid, text] of memoryRows) idx.memoryTerms.add(rowid, text);
     this.refreshCentroid(ns, idx, input.sessionId);
     this.indexSession(ns, idx, input.sessionId);
     idx.sessionRows = undefined;
@@ -299,6 +304,42 @@ export class Ledger {
       { ns, text: query, k, at: normaliseTime(options.at), ...(queryVector ? { queryVector } : {}) },
       this.params,
     );
+  }
+
+  /**
+   * Exact-wording lookup over raw turns with an FTS5 query (quoted phrases,
+   * prefix*, AND/OR/NOT, NEAR), best bm25 first. `search` ranks with the
+   * in-process term index; this reads the store's FTS5 table.
+   */
+  findTurns(ns: string, match: string, limit = 20): StoredTurn[] {
+    const ids = this.fullText(ns, "turns", match, limit);
+    const rows = this.store.turnsByRowid(ids);
+    return ids.flatMap((id) => {
+      const row = rows.get(id);
+      if (!row) return [];
+      const { rowid: _r, ...turn } = row;
+      return [turn];
+    });
+  }
+
+  /** As `findTurns`, over memories (their text, condition, attribute and subject). */
+  findMemories(ns: string, match: string, limit = 20): Memory[] {
+    const ids = this.fullText(ns, "memories", match, limit);
+    const rows = this.store.memoriesByRowid(ids);
+    return ids.flatMap((id) => {
+      const row = rows.get(id);
+      if (!row) return [];
+      const { rowid: _r, ...memory } = row;
+      return [memory];
+    });
+  }
+
+  private fullText(ns: string, table: "turns" | "memories", match: string, limit: number): number[] {
+    try {
+      return this.store.lexical(ns, table, match, limit).map((r) => r.rowid);
+    } catch (e) {
+      throw new Error(`invalid full-text query ${JSON.stringify(match)}: ${(e as Error).message}`);
+    }
   }
 
   /** Synchronous search with a precomputed query vector (for latency measurements). */
@@ -406,6 +447,8 @@ export class Ledger {
     const turnVectors = await this.embed(data.turns.map((t) => t.content));
     const memoryVectors = await this.embed(data.memories.map((m) => m.text));
     const idx = this.index(ns);
+    const turnRows: Array<[number, string]> = [];
+    const memoryRows: Array<[number, string]> = [];
     this.store.transaction(() => {
       for (const s of data.sessions) this.store.upsertSession(ns, s.id, s.index, s.time);
       if (this.embedder && (turnVectors.length || memoryVectors.length)) {
@@ -413,6 +456,7 @@ export class Ledger {
       }
       data.turns.forEach((t, i) => {
         const rowid = this.store.putTurn(ns, t);
+        turnRows.push([rowid, t.content]);
         const v = turnVectors[i];
         if (v) {
           this.store.putVector(ns, "turns", rowid, v);
@@ -422,6 +466,7 @@ export class Ledger {
       });
       data.memories.forEach((m, i) => {
         const rowid = this.store.insertMemory({ ...m, ns });
+        memoryRows.push([rowid, memorySearchText(m)]);
         const v = memoryVectors[i];
         if (v) {
           this.store.putVector(ns, "memories", rowid, v);
@@ -431,8 +476,8 @@ export class Ledger {
       });
       for (const l of data.links) this.store.addLink(ns, l);
     });
-    for (const t of data.turns) idx.turnTerms.add(t.content);
-    for (const m of data.memories) idx.memoryTerms.add(m.text);
+    for (const [rowid, text] of turnRows) idx.turnTerms.add(rowid, text);
+    for (const [rowid, text] of memoryRows) idx.memoryTerms.add(rowid, text);
     for (const s of data.sessions) {
       this.refreshCentroid(ns, idx, s.id);
       this.indexSession(ns, idx, s.id);

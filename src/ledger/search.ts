@@ -1,6 +1,6 @@
 /**
- * The retrieval pipeline. Candidates come from six lists — FTS5 bm25 over turns
- * and memories, BM25+ over whole-session transcripts, and vector neighbours of turns, memories
+ * The retrieval pipeline. Candidates come from six lists — BM25 over turns
+ * and memories (term-index.ts), BM25+ over whole-session transcripts, and vector neighbours of turns, memories
  * and session centroids — and are fused per session by weighted reciprocal-rank
  * fusion, with a recency prior. Memories are reranked before they vote: subject
  * match, validity at the question time, condition match. Each result is one
@@ -11,11 +11,11 @@
  */
 import type { Bm25Ranker } from "../systems/bm25.ts";
 import { lexicalTokens } from "../systems/tokenize.ts";
-import { aboutUser, matchExpression, queryTerms, queryWords } from "./query.ts";
-import type { DocumentFrequencies } from "./selective.ts";
+import { aboutUser, queryTerms, queryWords } from "./query.ts";
 import type { SessionTerms } from "./session-terms.ts";
 import type { SessionVectors } from "./session-vectors.ts";
-import type { LedgerStore, SessionRow } from "./store.ts";
+import type { LedgerStore, MemoryHead, SessionRow } from "./store.ts";
+import type { TermIndex } from "./term-index.ts";
 import type { Hit, Link, Memory, StoredTurn } from "./types.ts";
 import { USER } from "./types.ts";
 import type { VectorIndex } from "./vector-index.ts";
@@ -64,9 +64,9 @@ export interface RetrievalParams {
   staleSessionFactor: number;
   /**
    * In a large namespace, query terms found in more than this share of the
-   * sessions (for session BM25+) or of the turns or memories (for their FTS5
-   * queries) are left out: their IDF is near zero, and
-   * scoring every row they match is what makes lexical search slow at scale.
+   * sessions (for session BM25+) or of the turns or memories (for their term
+   * indexes) are left out: their IDF is near zero, and scoring every document
+   * they match is what makes lexical search slow at scale.
    */
   maxTermShare: number;
   /** Score factor of a contested (non-canonical) memory. */
@@ -115,9 +115,9 @@ export interface NamespaceIndex {
   sessions: Bm25Ranker;
   /** Term statistics of the same transcripts, for lexical feedback. */
   terms: SessionTerms;
-  /** Document frequencies of turns and memories, to prune common terms from their FTS5 queries. */
-  turnTerms: DocumentFrequencies;
-  memoryTerms: DocumentFrequencies;
+  /** BM25 over turns and over memories. */
+  turnTerms: TermIndex;
+  memoryTerms: TermIndex;
   /** The namespace's sessions in timeline order; dropped on every write. */
   sessionRows?: SessionRow[];
 }
@@ -134,7 +134,6 @@ export interface SearchInput {
 }
 
 type Turn = StoredTurn & { rowid: number };
-type Mem = Memory & { rowid: number };
 
 function rankMap<T>(keys: readonly T[]): Map<T, number> {
   const out = new Map<T, number>();
@@ -143,7 +142,10 @@ function rankMap<T>(keys: readonly T[]): Map<T, number> {
 }
 
 /** Whether a memory holds at `at`: recorded by then and inside its valid interval. */
-export function validAt(m: Memory, at: string | undefined): boolean {
+export function validAt(
+  m: Pick<Memory, "status" | "recordedAt" | "validFrom" | "validTo" | "kind">,
+  at: string | undefined,
+): boolean {
   if (m.status === "retired") return false;
   if (at === undefined) return m.status === "active" || m.status === "contested";
   if (m.recordedAt && m.recordedAt > at) return false;
@@ -152,7 +154,7 @@ export function validAt(m: Memory, at: string | undefined): boolean {
 }
 
 function memoryFactor(
-  m: Memory,
+  m: MemoryHead,
   at: string | undefined,
   words: Set<string>,
   userQuery: boolean,
@@ -195,18 +197,19 @@ export function searchLedger(
   if (!sessions.length) return [];
   const sessionById = new Map(sessions.map((s) => [s.id, s]));
   const terms = queryTerms(input.text);
-  const match = (df: DocumentFrequencies) => matchExpression(df.selective(terms, SMALL_TABLE, p.maxTermShare));
+  const lexical = (ti: TermIndex) =>
+    ti.search(ti.selective(terms, SMALL_TABLE, p.maxTermShare), p.depth).map((h) => h.id);
   const words = queryWords(input.text);
   const userQuery = aboutUser(input.text);
   const qv = input.queryVector;
 
   // Candidate lists.
-  const turnLex = store.lexical(ns, "turns", match(index.turnTerms), p.depth).map((h) => h.rowid);
+  const turnLex = lexical(index.turnTerms);
   const turnVec =
     qv && index.turns && (w.turnVector > 0 || w.turnVectorVote > 0)
       ? index.turns.search(qv, p.depth).map((h) => h.id)
       : [];
-  const memLex = store.lexical(ns, "memories", match(index.memoryTerms), p.depth).map((h) => h.rowid);
+  const memLex = lexical(index.memoryTerms);
   const memVec = qv && index.memories && w.memoryVector > 0 ? index.memories.search(qv, p.depth).map((h) => h.id) : [];
   const visible = (id: string | undefined): id is string => id !== undefined && sessionById.has(id);
   const sessionRanking = (text: string) =>
@@ -220,7 +223,7 @@ export function searchLedger(
 
   // Only the session of each candidate turn is needed to rank; whole turns are read for the bundles shown.
   const turnSession = store.turnSessions([...new Set([...turnLex, ...turnVec])]);
-  const memories = store.memoriesByRowid([...new Set([...memLex, ...memVec])]);
+  const memories = store.memoryHeads([...new Set([...memLex, ...memVec])]);
 
   // Turn scores: RRF of the two turn lists.
   const turnScore = new Map<number, number>();
@@ -276,7 +279,8 @@ export function searchLedger(
       const c = index.centroids.get(id);
       if (c) for (let i = 0; i < moved.length; i++) moved[i]! += c[i]! / first.length;
     }
-    index.centroids.rank(moved, p.depth, visibleSession).forEach((id, r) => {
+    // Feedback reorders the candidate pool; at scale a second pass over every centroid costs more than it finds.
+    index.centroids.rankAmong(moved, [...fused.keys()], p.depth).forEach((id, r) => {
       fused.set(id, (fused.get(id) ?? 0) + w.feedback / (p.rrfK + r + 1));
     });
   }
@@ -308,7 +312,7 @@ export function searchLedger(
     .map(([id]) => id);
 
   // Per-session bundles.
-  const memsBySession = new Map<string, Mem[]>();
+  const memsBySession = new Map<string, MemoryHead[]>();
   for (const id of memOrder) {
     const m = memories.get(id)!;
     const list = memsBySession.get(m.sessionId);
@@ -358,6 +362,10 @@ export function searchLedger(
     else turnsBySession.set(t.sessionId, [t]);
   }
 
+  // Whole memory rows only for the memories the bundles show.
+  const topMemories = (id: string) => (memsBySession.get(id) ?? []).slice(0, p.memoriesPerHit);
+  const shownMemories = store.memoriesByRowid(placed.flatMap((id) => topMemories(id).map((m) => m.rowid)));
+
   const hits: Hit[] = [];
   const shown: Set<string>[] = [];
   let last = Number.POSITIVE_INFINITY;
@@ -369,7 +377,7 @@ export function searchLedger(
       sessionById.get(id)!,
       turnsBySession.get(id) ?? [],
       turnScore,
-      memsBySession.get(id) ?? [],
+      topMemories(id).map((m) => shownMemories.get(m.rowid)!),
       p,
     );
     if (!hit) continue;
@@ -390,7 +398,7 @@ function bundle(
   session: SessionRow,
   turns: Turn[],
   turnScore: Map<number, number>,
-  memories: Mem[],
+  memories: Array<Memory & { rowid: number }>,
   p: RetrievalParams,
 ): Hit | undefined {
   const mems = memories.slice(0, p.memoriesPerHit);
@@ -427,13 +435,11 @@ function bundle(
 
 /** The chosen turns and, around each, up to `window` turns on either side. */
 function withNeighbours(store: LedgerStore, ns: string, sessionId: string, chosen: Turn[], window: number): Turn[] {
-  const byPosition = new Map(store.turnsOfSession(ns, sessionId).map((t) => [t.position, t]));
+  const positions = chosen.map((t) => t.position);
+  const near = store.turnsBetween(ns, sessionId, Math.min(...positions) - window, Math.max(...positions) + window);
   const picked = new Map(chosen.map((t) => [t.position, t]));
-  for (const t of chosen) {
-    for (let d = -window; d <= window; d++) {
-      const near = byPosition.get(t.position + d);
-      if (near && !picked.has(near.position)) picked.set(near.position, near);
-    }
+  for (const t of near) {
+    if (!picked.has(t.position) && positions.some((p) => Math.abs(p - t.position) <= window)) picked.set(t.position, t);
   }
   return [...picked.values()];
 }

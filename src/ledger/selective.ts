@@ -1,5 +1,3 @@
-import { lexicalTokens } from "../systems/tokenize.ts";
-
 /**
  * Query-term pruning for large collections: a term found in more than
  * `maxShare` of the documents has an IDF near zero, adds nothing to the ranking,
@@ -34,20 +32,4 @@ export function selectiveTerms(
 ): string[] {
   const unique = [...new Set(terms)];
   return documents < minDocuments ? unique : keepSelective(unique, df, documents, maxShare);
-}
-
-/** Document frequencies of the project tokeniser's terms over a growing set of texts (turns or memories). */
-export class DocumentFrequencies {
-  private readonly df = new Map<string, number>();
-  private documents = 0;
-
-  add(text: string): void {
-    this.documents++;
-    for (const t of new Set(lexicalTokens(text))) this.df.set(t, (this.df.get(t) ?? 0) + 1);
-  }
-
-  /** The terms worth querying once there are `minDocuments` texts or more (see `keepSelective`). */
-  selective(terms: readonly string[], minDocuments: number, maxShare: number): string[] {
-    return selectiveTerms(terms, this.df, this.documents, minDocuments, maxShare);
-  }
 }

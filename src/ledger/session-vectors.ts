@@ -44,4 +44,21 @@ export class SessionVectors {
     }
     return out;
   }
+
+  /**
+   * The given sessions by similarity to `q`, best first, at most `depth`; ties
+   * keep insertion order, as in `rank`. Over the same sessions the two agree.
+   */
+  rankAmong(q: Float32Array, sessionIds: Iterable<string>, depth: number): string[] {
+    const index = this.index;
+    if (!index) return [];
+    const scored: Array<[number, number]> = [];
+    for (const id of sessionIds) {
+      const n = this.numberOf.get(id);
+      // Rounded as `rank` stores its scores, so near-ties break the same way.
+      if (n !== undefined) scored.push([n, Math.fround(index.similarity(n, q)!)]);
+    }
+    scored.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+    return scored.slice(0, depth).map(([n]) => this.keyOf[n]!);
+  }
 }

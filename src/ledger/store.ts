@@ -48,6 +48,32 @@ function toMemory(r: Row): Memory & { rowid: number } {
   return m;
 }
 
+/** What ranking reads of a memory; only the memories a result shows are read whole. */
+export type MemoryHead = Pick<
+  Memory,
+  "id" | "subject" | "kind" | "sessionId" | "status" | "condition" | "validFrom" | "validTo" | "recordedAt"
+> & { rowid: number };
+
+function toMemoryHead(r: Row): MemoryHead {
+  const m: MemoryHead = {
+    rowid: Number(r.rowid),
+    id: String(r.id),
+    subject: String(r.subject),
+    kind: String(r.kind) as MemoryKind,
+    sessionId: String(r.session_id),
+    status: String(r.status) as MemoryStatus,
+  };
+  const condition = str(r.condition);
+  if (condition !== undefined) m.condition = condition;
+  const validFrom = str(r.valid_from);
+  if (validFrom !== undefined) m.validFrom = validFrom;
+  const validTo = str(r.valid_to);
+  if (validTo !== undefined) m.validTo = validTo;
+  const recordedAt = str(r.recorded_at);
+  if (recordedAt !== undefined) m.recordedAt = recordedAt;
+  return m;
+}
+
 function toTurn(r: Row): StoredTurn & { rowid: number } {
   const t: StoredTurn & { rowid: number } = {
     rowid: Number(r.rowid),
@@ -84,6 +110,21 @@ function memoryParams(m: Memory): Row {
     canonical: m.canonical ? 1 : 0,
     seq: m.seq,
   };
+}
+
+/** The searchable fields of a memory: its text with any condition, its attribute as words, its subject. */
+function memoryFields(m: Memory): { text: string; attribute: string; subject: string } {
+  return {
+    text: m.condition ? `${m.text} (${m.condition})` : m.text,
+    attribute: m.attribute.replace(/[:_]/g, " "),
+    subject: m.subject,
+  };
+}
+
+/** A memory's searchable fields as one text, for the in-process term index. */
+export function memorySearchText(m: Memory): string {
+  const f = memoryFields(m);
+  return `${f.text} ${f.attribute} ${f.subject}`;
 }
 
 export class LedgerStore {
@@ -287,6 +328,14 @@ export class LedgerStore {
     return rows.map(toTurn);
   }
 
+  /** The turns of a session whose positions lie in [from, to], in order. */
+  turnsBetween(ns: string, sessionId: string, from: number, to: number): Array<StoredTurn & { rowid: number }> {
+    const rows = this.sql(
+      "SELECT t.*, s.idx FROM turns t JOIN sessions s ON s.ns = t.ns AND s.id = t.session_id WHERE t.ns = ? AND t.session_id = ? AND t.position BETWEEN ? AND ? ORDER BY t.position",
+    ).all(ns, sessionId, from, to) as Row[];
+    return rows.map(toTurn);
+  }
+
   /** Turn rowid → its session id. */
   turnSessions(rowids: readonly number[]): Map<number, string> {
     const out = new Map<number, string>();
@@ -325,11 +374,12 @@ export class LedgerStore {
     );
     const c = this.counts.get(m.ns);
     if (c) c.memories++;
+    const fields = memoryFields(m);
     this.sql(`INSERT INTO ${t.memories} (rowid, text, attribute, subject) VALUES (?, ?, ?, ?)`).run(
       rowid,
-      m.condition ? `${m.text} (${m.condition})` : m.text,
-      m.attribute.replace(/[:_]/g, " "),
-      m.subject,
+      fields.text,
+      fields.attribute,
+      fields.subject,
     );
     return rowid;
   }
@@ -353,6 +403,17 @@ export class LedgerStore {
       JSON.stringify(rowids),
     ) as Row[];
     for (const r of rows) out.set(Number(r.rowid), toMemory(r));
+    return out;
+  }
+
+  /** The ranking fields of memories by rowid (a seventh of the cost of whole rows). */
+  memoryHeads(rowids: readonly number[]): Map<number, MemoryHead> {
+    const out = new Map<number, MemoryHead>();
+    if (!rowids.length) return out;
+    const rows = this.sql(
+      "SELECT rowid, id, subject, kind, session_id, status, condition, valid_from, valid_to, recorded_at FROM memories WHERE rowid IN (SELECT value FROM json_each(?))",
+    ).all(JSON.stringify(rowids)) as Row[];
+    for (const r of rows) out.set(Number(r.rowid), toMemoryHead(r));
     return out;
   }
 

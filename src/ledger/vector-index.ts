@@ -28,7 +28,8 @@ export class VectorIndex {
   private readonly position = new Map<number, number>();
 
   constructor(readonly dim: number) {
-    this.words = Math.ceil(dim / 32);
+    // Whole groups of four words, so the Hamming pass can be unrolled by four (padding bits stay zero).
+    this.words = Math.ceil(dim / 128) * 4;
     this.data = new Float32Array(1024 * dim);
     this.bits = new Uint32Array(1024 * this.words);
   }
@@ -55,6 +56,12 @@ export class VectorIndex {
   get(id: number): Float32Array | undefined {
     const at = this.position.get(id);
     return at === undefined ? undefined : this.data.subarray(at * this.dim, (at + 1) * this.dim);
+  }
+
+  /** Cosine of `q` with the stored vector `id` (both unit length); undefined if `id` is not stored. */
+  similarity(id: number, q: Float32Array): number | undefined {
+    const at = this.position.get(id);
+    return at === undefined ? undefined : this.dot(at, q);
   }
 
   private grow(): void {
@@ -113,7 +120,8 @@ export class VectorIndex {
     return out;
   }
 
-  private hammingCandidates(q: Float32Array, want: number): number[] {
+  /** The `want` vectors nearest to `q` in Hamming distance over sign bits (ties broken by insertion order). */
+  private hammingCandidates(q: Float32Array, want: number): Int32Array {
     const w = this.words;
     const qb = new Uint32Array(w);
     for (let j = 0; j < this.dim; j++) if (q[j]! > 0) qb[j >>> 5]! |= 1 << (j & 31);
@@ -121,20 +129,29 @@ export class VectorIndex {
     const dist = new Uint16Array(n);
     const histogram = new Uint32Array(this.dim + 1);
     const bits = this.bits;
-    for (let i = 0; i < n; i++) {
+    for (let i = 0, o = 0; i < n; i++) {
       let h = 0;
-      const o = i * w;
-      for (let x = 0; x < w; x++) h += popcount(bits[o + x]! ^ qb[x]!);
+      for (let x = 0; x < w; x += 4, o += 4) {
+        h +=
+          popcount(bits[o]! ^ qb[x]!) +
+          popcount(bits[o + 1]! ^ qb[x + 1]!) +
+          popcount(bits[o + 2]! ^ qb[x + 2]!) +
+          popcount(bits[o + 3]! ^ qb[x + 3]!);
+      }
       dist[i] = h;
       histogram[h]!++;
     }
+    // Everything closer than the threshold distance, then as many at it as fit.
     let threshold = 0;
-    for (let seen = 0; threshold <= this.dim; threshold++) {
-      seen += histogram[threshold]!;
-      if (seen >= want) break;
+    let below = 0;
+    for (; threshold < this.dim && below + histogram[threshold]! < want; threshold++) below += histogram[threshold]!;
+    let atThreshold = Math.min(want, n) - below;
+    const out = new Int32Array(Math.min(want, n));
+    let m = 0;
+    for (let i = 0; i < n; i++) {
+      const d = dist[i]!;
+      if (d < threshold || (d === threshold && atThreshold-- > 0)) out[m++] = i;
     }
-    const out: number[] = [];
-    for (let i = 0; i < n; i++) if (dist[i]! <= threshold) out.push(i);
     return out;
   }
 }

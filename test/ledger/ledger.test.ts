@@ -218,6 +218,36 @@ describe("ledger store", () => {
     assert.equal(out.memories.length, 1);
   });
 
+  it("a re-sent turn with new wording is found by its new wording only", async () => {
+    const l = new Ledger(); // lexical only, so nothing but the words can match
+    const s = session("s1", "2024-01-10", "Thinking about pasta recipes tonight.");
+    await l.add("a", s);
+    await l.add("a", { ...s, turns: [{ ...s.turns[0]!, content: "Thinking about sushi rolls tonight." }] });
+    assert.deepEqual((await l.search("a", "sushi", { k: 1 }))[0]?.sessionIds, ["s1"]);
+    assert.deepEqual(await l.search("a", "pasta", { k: 1 }), []);
+  });
+
+  it("finds raw turns and memories by exact wording through FTS5", async () => {
+    const l = new Ledger();
+    await l.add(
+      "a",
+      session("s1", "2024-01-10", "The blue heron flew past the dock.", "A heron, blue as slate, stood still."),
+    );
+    await l.add("a", session("s2", "2024-01-11", "I live in Boston."));
+    const phrase = l.findTurns("a", '"blue heron"');
+    assert.deepEqual(
+      phrase.map((t) => t.content),
+      ["The blue heron flew past the dock."],
+    );
+    assert.equal(l.findTurns("a", "heron AND slate").length, 1);
+    assert.equal(l.findTurns("a", "her*").length, 2);
+    assert.deepEqual(
+      l.findMemories("a", "boston").map((m) => m.sessionId),
+      ["s2"],
+    );
+    assert.throws(() => l.findTurns("a", '"unclosed'), /invalid full-text query "\\"unclosed"/);
+  });
+
   it("works without an embedder (lexical only)", async () => {
     const l = new Ledger();
     await l.add("a", session("s1", "2024-01-10", "I live in Boston."));
