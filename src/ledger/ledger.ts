@@ -118,11 +118,13 @@ export class Ledger {
       terms: new SessionTerms(),
       turnTerms: new TermIndex(),
       memoryTerms: new TermIndex(),
+      turnSession: new Map(),
     };
     // One read of the namespace's turns serves the term counts, the transcripts and the centroids.
     const bySession = new Map<string, Array<StoredTurn & { rowid: number }>>();
     for (const t of this.store.allTurns(ns)) {
       idx.turnTerms.add(t.rowid, t.content);
+      idx.turnSession.set(t.rowid, t.sessionId);
       const list = bySession.get(t.sessionId);
       if (list) list.push(t);
       else bySession.set(t.sessionId, [t]);
@@ -260,11 +262,15 @@ export class Ledger {
       for (const l of links) this.store.addLink(ns, l);
     });
     const before = new Map(existingTurns.map((t) => [t.rowid, t.content]));
-    for (const [rowid, text] of turnRows) if (before.get(rowid) !== text) idx.turnTerms.add(rowid, text);
+    for (const [rowid, text] of turnRows) {
+      if (before.get(rowid) !== text) idx.turnTerms.add(rowid, text);
+      idx.turnSession.set(rowid, input.sessionId);
+    }
     for (const [rowid, text] of memoryRows) idx.memoryTerms.add(rowid, text);
     this.refreshCentroid(ns, idx, input.sessionId);
     this.indexSession(ns, idx, input.sessionId);
     idx.sessionRows = undefined;
+    idx.sessionById = undefined;
     return { turns: turns.length, memories: created, links };
   }
 
@@ -447,7 +453,7 @@ export class Ledger {
     const turnVectors = await this.embed(data.turns.map((t) => t.content));
     const memoryVectors = await this.embed(data.memories.map((m) => m.text));
     const idx = this.index(ns);
-    const turnRows: Array<[number, string]> = [];
+    const turnRows: Array<[number, string, string]> = [];
     const memoryRows: Array<[number, string]> = [];
     this.store.transaction(() => {
       for (const s of data.sessions) this.store.upsertSession(ns, s.id, s.index, s.time);
@@ -456,7 +462,7 @@ export class Ledger {
       }
       data.turns.forEach((t, i) => {
         const rowid = this.store.putTurn(ns, t);
-        turnRows.push([rowid, t.content]);
+        turnRows.push([rowid, t.content, t.sessionId]);
         const v = turnVectors[i];
         if (v) {
           this.store.putVector(ns, "turns", rowid, v);
@@ -476,13 +482,17 @@ export class Ledger {
       });
       for (const l of data.links) this.store.addLink(ns, l);
     });
-    for (const [rowid, text] of turnRows) idx.turnTerms.add(rowid, text);
+    for (const [rowid, text, sessionId] of turnRows) {
+      idx.turnTerms.add(rowid, text);
+      idx.turnSession.set(rowid, sessionId);
+    }
     for (const [rowid, text] of memoryRows) idx.memoryTerms.add(rowid, text);
     for (const s of data.sessions) {
       this.refreshCentroid(ns, idx, s.id);
       this.indexSession(ns, idx, s.id);
     }
     idx.sessionRows = undefined;
+    idx.sessionById = undefined;
   }
 
   /** Sessions' turns and memories, for readback. */

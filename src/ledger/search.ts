@@ -29,7 +29,7 @@ export interface RetrievalWeights {
   memoryVector: number;
   /** Prior for recent sessions (by timeline position, newest first). */
   recency: number;
-  /** Session centroids ranked against the query moved towards the first-pass top sessions (Rocchio feedback). */
+  /** Sessions ranked by their turns nearest the query moved towards the first-pass top sessions' best turns (Rocchio feedback). */
   feedback: number;
   /** Session BM25+ for the characteristic terms of the first-pass top sessions (lexical feedback). */
   lexicalFeedback: number;
@@ -45,7 +45,7 @@ export interface RetrievalParams {
   depth: number;
   rrfK: number;
   weights: RetrievalWeights;
-  /** First-pass sessions whose centroids move the query for the feedback list. */
+  /** First-pass sessions whose best turns move the query for the feedback list. */
   feedbackDepth: number;
   /** Terms taken from the first-pass top sessions for the lexical feedback query. */
   feedbackTerms: number;
@@ -88,7 +88,7 @@ export const DEFAULT_RETRIEVAL: RetrievalParams = {
     recency: 0.5,
     feedback: 1,
     lexicalFeedback: 0.5,
-    turnVectorVote: 1,
+    turnVectorVote: 1.25,
   },
   feedbackDepth: 3,
   feedbackTerms: 20,
@@ -118,8 +118,11 @@ export interface NamespaceIndex {
   /** BM25 over turns and over memories. */
   turnTerms: TermIndex;
   memoryTerms: TermIndex;
-  /** The namespace's sessions in timeline order; dropped on every write. */
+  /** Turn rowid → session id. */
+  turnSession: Map<number, string>;
+  /** The namespace's sessions in timeline order, and by id; dropped on every write. */
   sessionRows?: SessionRow[];
+  sessionById?: Map<string, SessionRow>;
 }
 
 export interface SearchInput {
@@ -192,10 +195,13 @@ export function searchLedger(
   const p = params;
   const w = p.weights;
   if (k <= 0) return [];
-  index.sessionRows ??= store.sessions(ns);
+  if (!index.sessionRows || !index.sessionById) {
+    index.sessionRows = store.sessions(ns);
+    index.sessionById = new Map(index.sessionRows.map((s) => [s.id, s]));
+  }
   const sessions = input.only ? index.sessionRows.filter((s) => input.only!.has(s.id)) : index.sessionRows;
   if (!sessions.length) return [];
-  const sessionById = new Map(sessions.map((s) => [s.id, s]));
+  const sessionById = input.only ? new Map(sessions.map((s) => [s.id, s])) : index.sessionById;
   const terms = queryTerms(input.text);
   const lexical = (ti: TermIndex) =>
     ti.search(ti.selective(terms, SMALL_TABLE, p.maxTermShare), p.depth).map((h) => h.id);
@@ -222,7 +228,11 @@ export function searchLedger(
   const sessLex = sessionRanking(input.text);
 
   // Only the session of each candidate turn is needed to rank; whole turns are read for the bundles shown.
-  const turnSession = store.turnSessions([...new Set([...turnLex, ...turnVec])]);
+  const turnSession = new Map<number, string>();
+  for (const id of [...turnLex, ...turnVec]) {
+    const sessionId = index.turnSession.get(id);
+    if (sessionId !== undefined) turnSession.set(id, sessionId);
+  }
   const memories = store.memoryHeads([...new Set([...memLex, ...memVec])]);
 
   // Turn scores: RRF of the two turn lists.
@@ -272,15 +282,31 @@ export function searchLedger(
       if (fused.has(id)) fused.set(id, fused.get(id)! + w.recency / (p.rrfK + r + 1));
     }
   }
-  if (w.feedback > 0 && qv && index.centroids.size) {
+  if (w.feedback > 0 && qv && index.turns) {
+    // Rocchio feedback on turns: the query moves towards the best-matching turn of
+    // each first-pass session (its centroid if none matched), and sessions are
+    // ranked by their turns nearest the moved query. Moving towards whole-session
+    // centroids drifted to the small talk around a fact; turns find the other facts
+    // worded like the ones matched.
     const first = [...fused.entries()].sort((a, b) => b[1] - a[1]).slice(0, p.feedbackDepth);
+    const bestTurn = new Map<string, number>();
+    for (const [rowid, sessionId] of turnSession) {
+      const best = bestTurn.get(sessionId);
+      if (best === undefined || turnScore.get(rowid)! > turnScore.get(best)!) bestTurn.set(sessionId, rowid);
+    }
     const moved = Float32Array.from(qv);
     for (const [id] of first) {
-      const c = index.centroids.get(id);
-      if (c) for (let i = 0; i < moved.length; i++) moved[i]! += c[i]! / first.length;
+      const turn = bestTurn.get(id);
+      const v = turn !== undefined ? index.turns.get(turn) : index.centroids.get(id);
+      if (v) for (let i = 0; i < moved.length; i++) moved[i]! += v[i]! / first.length;
     }
-    // Feedback reorders the candidate pool; at scale a second pass over every centroid costs more than it finds.
-    index.centroids.rankAmong(moved, [...fused.keys()], p.depth).forEach((id, r) => {
+    // Only the candidate turns are re-ranked: on the samples this matched a full
+    // second pass over every turn vector, which at 100k costs a Hamming scan.
+    const ranked = index.turns
+      .searchAmong(moved, [...turnSession.keys()], p.depth)
+      .map((h) => turnSession.get(h.id))
+      .filter(visible);
+    [...new Set(ranked)].forEach((id, r) => {
       fused.set(id, (fused.get(id) ?? 0) + w.feedback / (p.rrfK + r + 1));
     });
   }
@@ -321,20 +347,22 @@ export function searchLedger(
   }
 
   // Linked siblings follow the bundle that links them.
+  const topMemories = (id: string) => (memsBySession.get(id) ?? []).slice(0, p.memoriesPerHit);
+  const links = new LinkCache(store, ns);
+  links.load(order.slice(0, k * 2).flatMap((id) => topMemories(id).map((m) => m.id)));
   const placed: string[] = [];
   const seen = new Set<string>();
   const siblingSessions = (sessionId: string): string[] => {
-    const mems = (memsBySession.get(sessionId) ?? []).slice(0, p.memoriesPerHit);
+    const mems = topMemories(sessionId);
     if (!mems.length) return [];
-    const links = store.linksOf(
-      ns,
-      mems.map((m) => m.id),
-    );
-    const other = links.filter((l) => l.relation !== "complements").flatMap((l) => [l.from, l.to]);
+    const other = links
+      .of(mems.map((m) => m.id))
+      .filter((l) => l.relation !== "complements")
+      .flatMap((l) => [l.from, l.to]);
     return [
       ...new Set(
-        store
-          .memoriesByIds(ns, other)
+        links
+          .memories(other)
           .filter((m) => m.status !== "retired")
           .map((m) => m.sessionId),
       ),
@@ -363,7 +391,6 @@ export function searchLedger(
   }
 
   // Whole memory rows only for the memories the bundles show.
-  const topMemories = (id: string) => (memsBySession.get(id) ?? []).slice(0, p.memoriesPerHit);
   const shownMemories = store.memoriesByRowid(placed.flatMap((id) => topMemories(id).map((m) => m.rowid)));
 
   const hits: Hit[] = [];
@@ -378,6 +405,7 @@ export function searchLedger(
       turnsBySession.get(id) ?? [],
       turnScore,
       topMemories(id).map((m) => shownMemories.get(m.rowid)!),
+      links,
       p,
     );
     if (!hit) continue;
@@ -392,6 +420,58 @@ export function searchLedger(
   return hits;
 }
 
+/**
+ * The links of memories, and the memories at their other ends, read from the
+ * store in batches and kept for one query: placing siblings and building
+ * bundles ask for the same few memories over and over.
+ */
+class LinkCache {
+  private readonly byMemory = new Map<string, Link[]>();
+  private readonly memoryById = new Map<string, Memory>();
+
+  constructor(
+    private readonly store: LedgerStore,
+    private readonly ns: string,
+  ) {}
+
+  load(ids: readonly string[]): void {
+    const missing = new Set(ids.filter((id) => !this.byMemory.has(id)));
+    if (!missing.size) return;
+    for (const id of missing) this.byMemory.set(id, []);
+    const ends = new Set<string>();
+    for (const link of this.store.linksOf(this.ns, [...missing])) {
+      // Links to an already loaded memory were read with it.
+      if (missing.has(link.from)) this.byMemory.get(link.from)!.push(link);
+      if (missing.has(link.to) && link.to !== link.from) this.byMemory.get(link.to)!.push(link);
+      ends.add(link.from).add(link.to);
+    }
+    this.fetch([...ends]);
+  }
+
+  private fetch(ids: readonly string[]): void {
+    const missing = ids.filter((id) => !this.memoryById.has(id));
+    for (const { rowid: _r, ...m } of this.store.memoriesByIds(this.ns, missing)) this.memoryById.set(m.id, m);
+  }
+
+  /** The distinct links touching any of the memories, in (from, to, relation) order. */
+  of(ids: readonly string[]): Link[] {
+    this.load(ids);
+    const out = new Map<string, Link>();
+    for (const id of ids)
+      for (const l of this.byMemory.get(id)!) out.set(`${l.from}\u0000${l.to}\u0000${l.relation}`, l);
+    return [...out.entries()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map(([, l]) => l);
+  }
+
+  /** The memories with these ids, in write order. */
+  memories(ids: readonly string[]): Memory[] {
+    this.fetch(ids);
+    return [...new Set(ids)]
+      .map((id) => this.memoryById.get(id))
+      .filter((m): m is Memory => m !== undefined)
+      .sort((a, b) => a.seq - b.seq);
+  }
+}
+
 function bundle(
   store: LedgerStore,
   ns: string,
@@ -399,23 +479,19 @@ function bundle(
   turns: Turn[],
   turnScore: Map<number, number>,
   memories: Array<Memory & { rowid: number }>,
+  linkCache: LinkCache,
   p: RetrievalParams,
 ): Hit | undefined {
   const mems = memories.slice(0, p.memoriesPerHit);
   let chosen = [...turns].sort((a, b) => turnScore.get(b.rowid)! - turnScore.get(a.rowid)!).slice(0, p.turnsPerHit);
   if (!chosen.length && !mems.length) {
     // A sibling session reached only through a link: show the turns its memory came from.
-    chosen = store.turnsOfSession(ns, session.id).slice(0, p.turnsPerHit);
+    chosen = store.turnsBetween(ns, session.id, 0, p.turnsPerHit - 1);
   }
   if (!chosen.length && !mems.length) return undefined;
   if (p.turnWindow > 0 && chosen.length) chosen = withNeighbours(store, ns, session.id, chosen, p.turnWindow);
   chosen.sort((a, b) => a.position - b.position);
-  const links: Link[] = mems.length
-    ? store.linksOf(
-        ns,
-        mems.map((m) => m.id),
-      )
-    : [];
+  const links = linkCache.of(mems.map((m) => m.id));
   const lines = [
     ...mems.map((m) => `[memory] ${m.text}`),
     ...chosen.map((t) => `${t.speaker ?? t.role}: ${t.content}`),

@@ -5,6 +5,8 @@
  */
 import { VectorIndex } from "./vector-index.ts";
 
+const CENTROID_EXACT_LIMIT = 1_000;
+
 export class SessionVectors {
   private index?: VectorIndex;
   private readonly keyOf: string[] = [];
@@ -15,7 +17,8 @@ export class SessionVectors {
   }
 
   set(sessionId: string, vector: Float32Array): void {
-    this.index ??= new VectorIndex(vector.length);
+    // Every query ranks all centroids; past 1k sessions the sign-bit prefilter pays for itself.
+    this.index ??= new VectorIndex(vector.length, CENTROID_EXACT_LIMIT);
     let n = this.numberOf.get(sessionId);
     if (n === undefined) {
       n = this.keyOf.length;
@@ -43,22 +46,5 @@ export class SessionVectors {
       if (out.length >= depth) break;
     }
     return out;
-  }
-
-  /**
-   * The given sessions by similarity to `q`, best first, at most `depth`; ties
-   * keep insertion order, as in `rank`. Over the same sessions the two agree.
-   */
-  rankAmong(q: Float32Array, sessionIds: Iterable<string>, depth: number): string[] {
-    const index = this.index;
-    if (!index) return [];
-    const scored: Array<[number, number]> = [];
-    for (const id of sessionIds) {
-      const n = this.numberOf.get(id);
-      // Rounded as `rank` stores its scores, so near-ties break the same way.
-      if (n !== undefined) scored.push([n, Math.fround(index.similarity(n, q)!)]);
-    }
-    scored.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
-    return scored.slice(0, depth).map(([n]) => this.keyOf[n]!);
   }
 }

@@ -54,23 +54,23 @@ export type MemoryHead = Pick<
   "id" | "subject" | "kind" | "sessionId" | "status" | "condition" | "validFrom" | "validTo" | "recordedAt"
 > & { rowid: number };
 
-function toMemoryHead(r: Row): MemoryHead {
+/** Columns of a memory head, in the order `toMemoryHead` reads them from a raw row. */
+const HEAD_COLUMNS = "rowid, id, subject, kind, session_id, status, condition, valid_from, valid_to, recorded_at";
+
+function toMemoryHead(r: unknown[]): MemoryHead {
+  const [rowid, id, subject, kind, sessionId, status, condition, validFrom, validTo, recordedAt] = r;
   const m: MemoryHead = {
-    rowid: Number(r.rowid),
-    id: String(r.id),
-    subject: String(r.subject),
-    kind: String(r.kind) as MemoryKind,
-    sessionId: String(r.session_id),
-    status: String(r.status) as MemoryStatus,
+    rowid: Number(rowid),
+    id: String(id),
+    subject: String(subject),
+    kind: String(kind) as MemoryKind,
+    sessionId: String(sessionId),
+    status: String(status) as MemoryStatus,
   };
-  const condition = str(r.condition);
-  if (condition !== undefined) m.condition = condition;
-  const validFrom = str(r.valid_from);
-  if (validFrom !== undefined) m.validFrom = validFrom;
-  const validTo = str(r.valid_to);
-  if (validTo !== undefined) m.validTo = validTo;
-  const recordedAt = str(r.recorded_at);
-  if (recordedAt !== undefined) m.recordedAt = recordedAt;
+  if (condition != null) m.condition = String(condition);
+  if (validFrom != null) m.validFrom = String(validFrom);
+  if (validTo != null) m.validTo = String(validTo);
+  if (recordedAt != null) m.recordedAt = String(recordedAt);
   return m;
 }
 
@@ -336,17 +336,6 @@ export class LedgerStore {
     return rows.map(toTurn);
   }
 
-  /** Turn rowid → its session id. */
-  turnSessions(rowids: readonly number[]): Map<number, string> {
-    const out = new Map<number, string>();
-    if (!rowids.length) return out;
-    const rows = this.sql("SELECT rowid, session_id FROM turns WHERE rowid IN (SELECT value FROM json_each(?))").all(
-      JSON.stringify(rowids),
-    ) as Row[];
-    for (const r of rows) out.set(Number(r.rowid), String(r.session_id));
-    return out;
-  }
-
   turnsByRowid(rowids: readonly number[]): Map<number, StoredTurn & { rowid: number }> {
     const out = new Map<number, StoredTurn & { rowid: number }>();
     if (!rowids.length) return out;
@@ -410,10 +399,11 @@ export class LedgerStore {
   memoryHeads(rowids: readonly number[]): Map<number, MemoryHead> {
     const out = new Map<number, MemoryHead>();
     if (!rowids.length) return out;
-    const rows = this.sql(
-      "SELECT rowid, id, subject, kind, session_id, status, condition, valid_from, valid_to, recorded_at FROM memories WHERE rowid IN (SELECT value FROM json_each(?))",
-    ).all(JSON.stringify(rowids)) as Row[];
-    for (const r of rows) out.set(Number(r.rowid), toMemoryHead(r));
+    // Raw rows: building an object per row with named keys costs about as much as the lookup.
+    const rows = this.sql(`SELECT ${HEAD_COLUMNS} FROM memories WHERE rowid IN (SELECT value FROM json_each(?))`)
+      .raw(true)
+      .all(JSON.stringify(rowids)) as unknown[][];
+    for (const r of rows) out.set(Number(r[0]), toMemoryHead(r));
     return out;
   }
 

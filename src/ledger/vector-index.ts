@@ -5,7 +5,7 @@
  * store; this index is the fast path that search reads.
  */
 
-/** Below this many vectors every one is scored exactly. */
+/** Below this many vectors every one is scored exactly (the default of `exactLimit`). */
 const EXACT_LIMIT = 5_000;
 
 function popcount(x: number): number {
@@ -27,7 +27,14 @@ export class VectorIndex {
   private count = 0;
   private readonly position = new Map<number, number>();
 
-  constructor(readonly dim: number) {
+  /** Hamming distances of the last scan, kept to spare a 100k-entry allocation per query. */
+  private dist = new Uint16Array(0);
+
+  /** `exactLimit`: up to this many vectors, every one is scored exactly. */
+  constructor(
+    readonly dim: number,
+    private readonly exactLimit = EXACT_LIMIT,
+  ) {
     // Whole groups of four words, so the Hamming pass can be unrolled by four (padding bits stay zero).
     this.words = Math.ceil(dim / 128) * 4;
     this.data = new Float32Array(1024 * dim);
@@ -62,6 +69,17 @@ export class VectorIndex {
   similarity(id: number, q: Float32Array): number | undefined {
     const at = this.position.get(id);
     return at === undefined ? undefined : this.dot(at, q);
+  }
+
+  /** The `k` of the given stored vectors most similar to `q`, best first. */
+  searchAmong(q: Float32Array, ids: readonly number[], k: number): VectorHit[] {
+    const out: VectorHit[] = [];
+    for (const id of ids) {
+      const at = this.position.get(id);
+      if (at !== undefined) out.push({ id, score: Math.fround(this.dot(at, q)) });
+    }
+    out.sort((a, b) => b.score - a.score || this.position.get(a.id)! - this.position.get(b.id)!);
+    return out.slice(0, k);
   }
 
   private grow(): void {
@@ -102,7 +120,7 @@ export class VectorIndex {
   search(q: Float32Array, k: number): VectorHit[] {
     const n = this.count;
     if (n === 0 || k <= 0) return [];
-    const candidates = n <= EXACT_LIMIT ? undefined : this.hammingCandidates(q, Math.max(k * 8, 400));
+    const candidates = n <= this.exactLimit ? undefined : this.hammingCandidates(q, Math.max(k * 8, 400));
     const m = candidates ? candidates.length : n;
     const scores = new Float32Array(m);
     for (let i = 0; i < m; i++) scores[i] = this.dot(candidates ? candidates[i]! : i, q);
@@ -126,7 +144,8 @@ export class VectorIndex {
     const qb = new Uint32Array(w);
     for (let j = 0; j < this.dim; j++) if (q[j]! > 0) qb[j >>> 5]! |= 1 << (j & 31);
     const n = this.count;
-    const dist = new Uint16Array(n);
+    if (this.dist.length < n) this.dist = new Uint16Array(this.ids.length);
+    const dist = this.dist;
     const histogram = new Uint32Array(this.dim + 1);
     const bits = this.bits;
     for (let i = 0, o = 0; i < n; i++) {

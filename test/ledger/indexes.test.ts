@@ -54,17 +54,6 @@ describe("session centroids", () => {
     assert.deepEqual(v.rank(q, 2), ["b", "a"]);
     assert.deepEqual([...(v.get("c") ?? [])], [0, 0, 1]);
   });
-
-  it("ranks a subset of sessions in the order a full ranking gives them", () => {
-    const v = new SessionVectors();
-    const rnd = mulberry(3);
-    for (let i = 0; i < 50; i++) v.set(`s${i}`, unit(rnd() - 0.5, rnd() - 0.5, rnd() - 0.5, rnd() - 0.5));
-    const q = unit(0.3, -0.2, 0.9, 0.1);
-    const pool = ["s3", "s17", "s25", "s40", "s8", "unknown"];
-    const full = v.rank(q, 50).filter((id) => pool.includes(id));
-    assert.deepEqual(v.rankAmong(q, pool, 10), full);
-    assert.deepEqual(v.rankAmong(q, pool, 2), full.slice(0, 2));
-  });
 });
 
 function mulberry(seed: number): () => number {
@@ -149,5 +138,27 @@ describe("vector index", () => {
       .slice(0, 20)
       .map(([id]) => id);
     for (const h of hits) assert.ok(exact.includes(h.id), `neighbour ${h.id} is not in the exact top 20`);
+  });
+
+  it("ranks a given subset in the order an exact ranking gives it", () => {
+    const index = new VectorIndex(8);
+    const rnd = mulberry(5);
+    for (let i = 0; i < 300; i++) {
+      const v = Array.from({ length: 8 }, () => rnd() - 0.5);
+      const n = Math.hypot(...v);
+      index.add(i, Float32Array.from(v.map((x) => x / n)));
+    }
+    const q = index.get(42)!;
+    const pool = [7, 42, 99, 150, 151, 299, 12345];
+    const full = index
+      .search(q, 300)
+      .map((h) => h.id)
+      .filter((id) => pool.includes(id));
+    assert.deepEqual(
+      index.searchAmong(q, pool, 10).map((h) => h.id),
+      full,
+    );
+    assert.equal(index.searchAmong(q, pool, 2)[0]!.id, 42);
+    assert.equal(index.searchAmong(q, pool, 2).length, 2);
   });
 });
