@@ -23,10 +23,10 @@ import type { ResultRow } from "../src/run/summary.ts";
 import { lexicalTokens } from "../src/systems/tokenize.ts";
 import { analyseMisses, printMisses } from "./ledger-misses.ts";
 
-const SHARED = resolve(import.meta.dirname, "../../shared/datasets");
-const FIXTURES = resolve(import.meta.dirname, "../test/fixtures");
+export const SHARED = resolve(import.meta.dirname, "../../shared/datasets");
+export const FIXTURES = resolve(import.meta.dirname, "../test/fixtures");
 
-interface Case {
+export interface Case {
   bench: string;
   shared: string;
   fixture: string;
@@ -48,7 +48,7 @@ function locomoCats14(key: string) {
   };
 }
 
-const CASES: Case[] = [
+export const CASES: Case[] = [
   {
     bench: "realmem",
     shared: "realmem",
@@ -95,15 +95,20 @@ const CASES: Case[] = [
 
 const SYSTEMS = ["bm25", "bm25-session", "hybrid", "hybrid-session", "ledger"];
 
-function fmt(x: number | undefined): string {
+/** The shared sample of a case when `../shared` is there, else the project's fixture. */
+export function caseData(c: Case): string {
+  const shared = join(SHARED, c.shared);
+  return existsSync(shared) ? shared : join(FIXTURES, c.fixture);
+}
+
+export function fmt(x: number | undefined): string {
   return x === undefined || !Number.isFinite(x) ? "–" : x.toFixed(3);
 }
 
 export async function runRetrievalComparison(embedder = process.env.MEMBENCH_EMBEDDER ?? "use-lite"): Promise<void> {
   console.log(`\n## ledger retrieval vs baselines (embedder ${embedder}, every system in one run)\n`);
   for (const c of CASES) {
-    const shared = join(SHARED, c.shared);
-    const data = existsSync(shared) ? shared : join(FIXTURES, c.fixture);
+    const data = caseData(c);
     if (!existsSync(data)) {
       console.log(`${c.bench}: no data, skipped`);
       continue;

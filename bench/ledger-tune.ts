@@ -1,0 +1,74 @@
+/**
+ * Ledger retrieval variants on the shared samples (the project's fixtures when
+ * ../shared is absent), replayed exactly as the runner does: `replayUnit`
+ * ingests each episode in timeline order and asks every probe at its place in
+ * it. Each variant is a JSON override of the retrieval parameters
+ * (`LedgerOptions.retrieval`; `weights` may name only the weights it changes):
+ *
+ *   npx tsx bench/ledger-tune.ts '{}' '{"weights":{"feedback":0}}' '{"feedbackDepth":5}'
+ *
+ * Tune here rather than on a store that already holds the later sessions: those
+ * shape the IDF and feedback statistics, and gains found that way did not
+ * survive a faithful replay (docs/ledger.md). Same embedder as the bench
+ * (MEMBENCH_EMBEDDER or use-lite, cached).
+ */
+import { loadDataset } from "../src/benchmarks/index.ts";
+import { createEmbedder } from "../src/embed/create.ts";
+import type { LedgerOptions } from "../src/ledger/ledger.ts";
+import { resolveModelSettings } from "../src/llm/create.ts";
+import { protocolFor } from "../src/run/protocols.ts";
+import type { ProbeRecord } from "../src/run/record.ts";
+import { replayUnit } from "../src/run/replay.ts";
+import { summarise } from "../src/run/summary.ts";
+import { LedgerSystem } from "../src/systems/ledger.ts";
+import { CASES, caseData, fmt } from "./ledger.ts";
+
+type Retrieval = NonNullable<LedgerOptions["retrieval"]>;
+
+function parseVariants(args: readonly string[]): Array<[string, Retrieval]> {
+  const texts = args.length ? args : ["{}"];
+  return texts.map((text, i) => {
+    try {
+      const value = JSON.parse(text) as unknown;
+      if (typeof value !== "object" || value === null || Array.isArray(value)) throw new Error("not a JSON object");
+      return [text === "{}" ? "defaults" : text, value as Retrieval];
+    } catch (error) {
+      throw new Error(`variant ${i + 1} (${text}): ${(error as Error).message}`);
+    }
+  });
+}
+
+async function main(): Promise<void> {
+  const variants = parseVariants(process.argv.slice(2));
+  const s = resolveModelSettings({});
+  const embedder = await createEmbedder(process.env.MEMBENCH_EMBEDDER ?? "use-lite", { cacheDir: s.cacheDir });
+  for (const c of CASES) {
+    const data = caseData(c);
+    const dataset = await loadDataset(c.bench, data);
+    const protocol = protocolFor(dataset.benchmark)();
+    const episodes = dataset.episodes.map((e) => protocol.prepare(e));
+    console.log(`\n### ${c.bench} (${data})\n`);
+    console.log(`| variant | ${c.columns.map(([label]) => label).join(" | ")} |`);
+    console.log(`|---|${c.columns.map(() => "---:").join("|")}|`);
+    for (const [label, retrieval] of variants) {
+      const system = new LedgerSystem({ embedder, ledger: { retrieval } });
+      const records: ProbeRecord[] = [];
+      for (const episode of episodes) {
+        const unitId = `ledger:${episode.id}`;
+        const r = await replayUnit({ unitId, systemId: "ledger", system, episode, protocol, settings: ["default"] });
+        records.push(...r.records);
+      }
+      system.ledger.close();
+      const [row] = summarise({ benchmark: c.bench, data }, records, [], ["ledger"], ["default"]).results;
+      const cells = c.columns.map(([, read]) => fmt(row ? read(row) : undefined));
+      console.log(`| ${label} | ${cells.join(" | ")} |`);
+    }
+  }
+}
+
+try {
+  await main();
+} catch (error) {
+  console.error(`ledger-tune: ${(error as Error).message}`);
+  process.exitCode = 2;
+}
