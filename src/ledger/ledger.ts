@@ -59,6 +59,19 @@ function transcript(turns: readonly StoredTurn[]): string {
   return turns.map((t) => `${t.speaker ?? t.role}: ${t.content}`).join("\n");
 }
 
+/** The rows of `ids` in that order, without their rowids; ids with no row are skipped. */
+function inOrder<T extends { rowid: number }>(
+  ids: readonly number[],
+  rows: ReadonlyMap<number, T>,
+): Array<Omit<T, "rowid">> {
+  return ids.flatMap((id) => {
+    const row = rows.get(id);
+    if (!row) return [];
+    const { rowid: _r, ...rest } = row;
+    return [rest];
+  });
+}
+
 /** Longest text sent to the embedder; long turns are embedded by their opening. */
 const EMBED_CHARS = 2000;
 
@@ -131,7 +144,7 @@ export class Ledger {
     }
     for (const m of this.store.allMemories(ns)) idx.memoryTerms.add(m.rowid, memorySearchText(m));
     const sessions = this.store.sessions(ns);
-    for (const s of sessions) this.indexSession(ns, idx, s.id, bySession.get(s.id) ?? []);
+    for (const s of sessions) this.indexSession(idx, s.id, bySession.get(s.id) ?? []);
     const dim = this.embedder?.dim;
     if (dim) {
       const turnVectors = this.store.vectors(ns, "turns");
@@ -141,19 +154,21 @@ export class Ledger {
         idx.memories = new VectorIndex(dim);
         for (const v of turnVectors) idx.turns.add(v.rowid, v.vector);
         for (const v of memoryVectors) idx.memories.add(v.rowid, v.vector);
-        for (const s of sessions) this.refreshCentroid(ns, idx, s.id, bySession.get(s.id) ?? []);
+        for (const s of sessions) this.refreshCentroid(idx, s.id, bySession.get(s.id) ?? []);
       }
     }
     this.indexes.set(ns, idx);
     return idx;
   }
 
-  private indexSession(
-    ns: string,
-    idx: NamespaceIndex,
-    sessionId: string,
-    turns: readonly StoredTurn[] = this.store.turnsOfSession(ns, sessionId),
-  ): void {
+  /** A written session's transcript and centroid, from one read of its turns. */
+  private reindexSession(ns: string, idx: NamespaceIndex, sessionId: string): void {
+    const turns = this.store.turnsOfSession(ns, sessionId);
+    this.refreshCentroid(idx, sessionId, turns);
+    this.indexSession(idx, sessionId, turns);
+  }
+
+  private indexSession(idx: NamespaceIndex, sessionId: string, turns: readonly StoredTurn[]): void {
     const text = transcript(turns);
     idx.sessions.upsert([
       { key: sessionId, kind: "session", text, sessionId, turnIds: [], order: [0, 0, 0], meta: {} },
@@ -161,16 +176,9 @@ export class Ledger {
     idx.terms.upsert(sessionId, text);
   }
 
-  private refreshCentroid(
-    ns: string,
-    idx: NamespaceIndex,
-    sessionId: string,
-    turns?: ReadonlyArray<{ rowid: number }>,
-  ): void {
+  private refreshCentroid(idx: NamespaceIndex, sessionId: string, turns: ReadonlyArray<{ rowid: number }>): void {
     if (!idx.turns) return;
-    const vectors = (turns ?? this.store.turnsOfSession(ns, sessionId))
-      .map((t) => idx.turns!.get(t.rowid))
-      .filter((v): v is Float32Array => v !== undefined);
+    const vectors = turns.map((t) => idx.turns!.get(t.rowid)).filter((v): v is Float32Array => v !== undefined);
     const c = centroid(vectors);
     if (c) idx.centroids.set(sessionId, c);
   }
@@ -267,8 +275,7 @@ export class Ledger {
       idx.turnSession.set(rowid, input.sessionId);
     }
     for (const [rowid, text] of memoryRows) idx.memoryTerms.add(rowid, text);
-    this.refreshCentroid(ns, idx, input.sessionId);
-    this.indexSession(ns, idx, input.sessionId);
+    this.reindexSession(ns, idx, input.sessionId);
     idx.sessionRows = undefined;
     idx.sessionById = undefined;
     return { turns: turns.length, memories: created, links };
@@ -319,25 +326,13 @@ export class Ledger {
    */
   findTurns(ns: string, match: string, limit = 20): StoredTurn[] {
     const ids = this.fullText(ns, "turns", match, limit);
-    const rows = this.store.turnsByRowid(ids);
-    return ids.flatMap((id) => {
-      const row = rows.get(id);
-      if (!row) return [];
-      const { rowid: _r, ...turn } = row;
-      return [turn];
-    });
+    return inOrder(ids, this.store.turnsByRowid(ids));
   }
 
   /** As `findTurns`, over memories (their text, condition, attribute and subject). */
   findMemories(ns: string, match: string, limit = 20): Memory[] {
     const ids = this.fullText(ns, "memories", match, limit);
-    const rows = this.store.memoriesByRowid(ids);
-    return ids.flatMap((id) => {
-      const row = rows.get(id);
-      if (!row) return [];
-      const { rowid: _r, ...memory } = row;
-      return [memory];
-    });
+    return inOrder(ids, this.store.memoriesByRowid(ids));
   }
 
   private fullText(ns: string, table: "turns" | "memories", match: string, limit: number): number[] {
@@ -487,10 +482,7 @@ export class Ledger {
       idx.turnSession.set(rowid, sessionId);
     }
     for (const [rowid, text] of memoryRows) idx.memoryTerms.add(rowid, text);
-    for (const s of data.sessions) {
-      this.refreshCentroid(ns, idx, s.id);
-      this.indexSession(ns, idx, s.id);
-    }
+    for (const s of data.sessions) this.reindexSession(ns, idx, s.id);
     idx.sessionRows = undefined;
     idx.sessionById = undefined;
   }

@@ -10,6 +10,7 @@
  * ln(1 + (N − n + ½)/(n + ½)).
  */
 import { lexicalTokens } from "../systems/tokenize.ts";
+import { enlarged } from "../util/typed-arrays.ts";
 import { selectiveTerms } from "./selective.ts";
 
 const K1 = 1.2;
@@ -23,12 +24,8 @@ class Postings {
 
   push(slot: number, tf: number): void {
     if (this.length === this.slots.length) {
-      const slots = new Int32Array(this.length * 2);
-      slots.set(this.slots);
-      this.slots = slots;
-      const tfs = new Uint16Array(this.length * 2);
-      tfs.set(this.tfs);
-      this.tfs = tfs;
+      this.slots = enlarged(this.slots, this.length * 2);
+      this.tfs = enlarged(this.tfs, this.length * 2);
     }
     this.slots[this.length] = slot;
     this.tfs[this.length] = Math.min(tf, 0xffff);
@@ -107,15 +104,9 @@ export class TermIndex {
   private grow(): void {
     if (this.slots <= this.ids.length) return;
     const cap = this.ids.length * 2;
-    const ids = new Int32Array(cap);
-    ids.set(this.ids);
-    this.ids = ids;
-    const lengths = new Uint16Array(cap);
-    lengths.set(this.lengths);
-    this.lengths = lengths;
-    const live = new Uint8Array(cap);
-    live.set(this.live);
-    this.live = live;
+    this.ids = enlarged(this.ids, cap);
+    this.lengths = enlarged(this.lengths, cap);
+    this.live = enlarged(this.live, cap);
   }
 
   /** The query terms worth scoring (see `selectiveTerms`). */

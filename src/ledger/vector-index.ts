@@ -4,6 +4,7 @@
  * are then rescored exactly. Vectors are persisted in sqlite-vec tables by the
  * store; this index is the fast path that search reads.
  */
+import { enlarged } from "../util/typed-arrays.ts";
 
 /** Below this many vectors every one is scored exactly (the default of `exactLimit`). */
 const EXACT_LIMIT = 5_000;
@@ -65,12 +66,6 @@ export class VectorIndex {
     return at === undefined ? undefined : this.data.subarray(at * this.dim, (at + 1) * this.dim);
   }
 
-  /** Cosine of `q` with the stored vector `id` (both unit length); undefined if `id` is not stored. */
-  similarity(id: number, q: Float32Array): number | undefined {
-    const at = this.position.get(id);
-    return at === undefined ? undefined : this.dot(at, q);
-  }
-
   /** The `k` of the given stored vectors most similar to `q`, best first. */
   searchAmong(q: Float32Array, ids: readonly number[], k: number): VectorHit[] {
     const out: VectorHit[] = [];
@@ -85,15 +80,9 @@ export class VectorIndex {
   private grow(): void {
     if (this.count <= this.ids.length) return;
     const cap = this.ids.length * 2;
-    const ids = new Int32Array(cap);
-    ids.set(this.ids);
-    this.ids = ids;
-    const data = new Float32Array(cap * this.dim);
-    data.set(this.data);
-    this.data = data;
-    const bits = new Uint32Array(cap * this.words);
-    bits.set(this.bits);
-    this.bits = bits;
+    this.ids = enlarged(this.ids, cap);
+    this.data = enlarged(this.data, cap * this.dim);
+    this.bits = enlarged(this.bits, cap * this.words);
   }
 
   private dot(at: number, q: Float32Array): number {
