@@ -5,7 +5,7 @@
  * search.ts. Namespaces isolate users or episodes inside one store.
  */
 import type { Embedder } from "../embed/types.ts";
-import { Bm25Ranker } from "../systems/bm25.ts";
+import { lexicalTokens } from "../systems/tokenize.ts";
 import { OfflineExtractor } from "./extract/offline.ts";
 import type { Extractor } from "./extract/types.ts";
 import { normaliseTime, stableId } from "./ids.ts";
@@ -20,7 +20,7 @@ import {
 } from "./search.ts";
 import { SessionTerms } from "./session-terms.ts";
 import { SessionVectors } from "./session-vectors.ts";
-import { LedgerStore, memorySearchText } from "./store.ts";
+import { LedgerStore, memoryHead, memorySearchText } from "./store.ts";
 import { TermIndex } from "./term-index.ts";
 import type {
   Hit,
@@ -127,10 +127,10 @@ export class Ledger {
     if (idx) return idx;
     idx = {
       centroids: new SessionVectors(),
-      sessions: new Bm25Ranker(),
       terms: new SessionTerms(),
       turnTerms: new TermIndex(),
       memoryTerms: new TermIndex(),
+      memoryHeads: new Map(),
       turnSession: new Map(),
     };
     // One read of the namespace's turns serves the term counts, the transcripts and the centroids.
@@ -142,7 +142,7 @@ export class Ledger {
       if (list) list.push(t);
       else bySession.set(t.sessionId, [t]);
     }
-    for (const m of this.store.allMemories(ns)) idx.memoryTerms.add(m.rowid, memorySearchText(m));
+    for (const m of this.store.allMemories(ns)) indexMemory(idx, m.rowid, m);
     const sessions = this.store.sessions(ns);
     for (const s of sessions) this.indexSession(idx, s.id, bySession.get(s.id) ?? []);
     const dim = this.embedder?.dim;
@@ -170,9 +170,6 @@ export class Ledger {
 
   private indexSession(idx: NamespaceIndex, sessionId: string, turns: readonly StoredTurn[]): void {
     const text = transcript(turns);
-    idx.sessions.upsert([
-      { key: sessionId, kind: "session", text, sessionId, turnIds: [], order: [0, 0, 0], meta: {} },
-    ]);
     idx.terms.upsert(sessionId, text);
   }
 
@@ -240,7 +237,8 @@ export class Ledger {
     const idx = this.index(ns);
     // The in-process indexes change only once the transaction has committed.
     const turnRows: Array<[number, string]> = [];
-    const memoryRows: Array<[number, string]> = [];
+    const memoryRows: Array<[number, Memory]> = [];
+    const changedRows: Array<[number, Memory]> = [];
     this.store.transaction(() => {
       this.store.upsertSession(ns, input.sessionId, input.sessionIndex, sessionTime);
       if (this.embedder && (turnVectors.length || memoryVectors.length)) {
@@ -258,7 +256,7 @@ export class Ledger {
       });
       created.forEach((m, i) => {
         const rowid = this.store.insertMemory(m);
-        memoryRows.push([rowid, memorySearchText(m)]);
+        memoryRows.push([rowid, m]);
         const v = memoryVectors[i];
         if (v) {
           this.store.putVector(ns, "memories", rowid, v);
@@ -266,15 +264,20 @@ export class Ledger {
           idx.memories.add(rowid, v);
         }
       });
-      for (const m of changed.values()) this.store.updateMemory(m);
+      for (const m of changed.values()) {
+        const rowid = this.store.updateMemory(m);
+        if (rowid !== undefined) changedRows.push([rowid, m]);
+      }
       for (const l of links) this.store.addLink(ns, l);
     });
     const before = new Map(existingTurns.map((t) => [t.rowid, t.content]));
     for (const [rowid, text] of turnRows) {
-      if (before.get(rowid) !== text) idx.turnTerms.add(rowid, text);
+      const old = before.get(rowid);
+      if (old !== text) idx.turnTerms.add(rowid, text, old === undefined ? undefined : lexicalTokens(old));
       idx.turnSession.set(rowid, input.sessionId);
     }
-    for (const [rowid, text] of memoryRows) idx.memoryTerms.add(rowid, text);
+    for (const [rowid, m] of memoryRows) indexMemory(idx, rowid, m);
+    for (const [rowid, m] of changedRows) idx.memoryHeads.set(rowid, memoryHead(m, rowid));
     this.reindexSession(ns, idx, input.sessionId);
     idx.sessionRows = undefined;
     idx.sessionById = undefined;
@@ -419,7 +422,9 @@ export class Ledger {
       status: "retired",
       retiredAt: normaliseTime(at) ?? new Date().toISOString(),
     };
-    this.store.transaction(() => this.store.updateMemory(retired));
+    const rowid = this.store.transaction(() => this.store.updateMemory(retired));
+    const idx = this.indexes.get(ns);
+    if (idx && rowid !== undefined) idx.memoryHeads.set(rowid, memoryHead(retired, rowid));
     return retired;
   }
 
@@ -449,7 +454,7 @@ export class Ledger {
     const memoryVectors = await this.embed(data.memories.map((m) => m.text));
     const idx = this.index(ns);
     const turnRows: Array<[number, string, string]> = [];
-    const memoryRows: Array<[number, string]> = [];
+    const memoryRows: Array<[number, Memory]> = [];
     this.store.transaction(() => {
       for (const s of data.sessions) this.store.upsertSession(ns, s.id, s.index, s.time);
       if (this.embedder && (turnVectors.length || memoryVectors.length)) {
@@ -467,7 +472,7 @@ export class Ledger {
       });
       data.memories.forEach((m, i) => {
         const rowid = this.store.insertMemory({ ...m, ns });
-        memoryRows.push([rowid, memorySearchText(m)]);
+        memoryRows.push([rowid, m]);
         const v = memoryVectors[i];
         if (v) {
           this.store.putVector(ns, "memories", rowid, v);
@@ -481,7 +486,7 @@ export class Ledger {
       idx.turnTerms.add(rowid, text);
       idx.turnSession.set(rowid, sessionId);
     }
-    for (const [rowid, text] of memoryRows) idx.memoryTerms.add(rowid, text);
+    for (const [rowid, m] of memoryRows) indexMemory(idx, rowid, m);
     for (const s of data.sessions) this.reindexSession(ns, idx, s.id);
     idx.sessionRows = undefined;
     idx.sessionById = undefined;
@@ -498,4 +503,10 @@ export class Ledger {
       memories: this.store.memoriesOfSessions(ns, [...wanted]).map(({ rowid: _r, ...m }) => m),
     };
   }
+}
+
+/** A memory's entries in the namespace's in-process indexes: its terms and its ranking fields. */
+function indexMemory(idx: NamespaceIndex, rowid: number, m: Memory): void {
+  idx.memoryTerms.add(rowid, memorySearchText(m));
+  idx.memoryHeads.set(rowid, memoryHead(m, rowid));
 }

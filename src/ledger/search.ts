@@ -9,7 +9,6 @@
  * sides of a contradiction, every condition of a preference) are pulled in right
  * after the bundle that links them.
  */
-import type { Bm25Ranker } from "../systems/bm25.ts";
 import { lexicalTokens } from "../systems/tokenize.ts";
 import { aboutUser, queryTerms, queryWords } from "./query.ts";
 import type { SessionTerms } from "./session-terms.ts";
@@ -109,15 +108,16 @@ export interface NamespaceIndex {
   /** Centroid of each session's turn vectors. */
   centroids: SessionVectors;
   /**
-   * BM25+ over whole-session transcripts. FTS5's bm25 has no lower bound per
-   * matching term, which over-penalises long sessions; BM25+ measured better here.
+   * BM25+ over whole-session transcripts, and their term statistics for lexical
+   * feedback. Classic BM25 has no lower bound per matching term, which
+   * over-penalises long sessions; BM25+ measured better here.
    */
-  sessions: Bm25Ranker;
-  /** Term statistics of the same transcripts, for lexical feedback. */
   terms: SessionTerms;
   /** BM25 over turns and over memories. */
   turnTerms: TermIndex;
   memoryTerms: TermIndex;
+  /** Memory rowid → what ranking reads of it; only the memories a result shows are read whole. */
+  memoryHeads: Map<number, MemoryHead>;
   /** Turn rowid → session id. */
   turnSession: Map<number, string>;
   /** The namespace's sessions in timeline order, and by id; dropped on every write. */
@@ -217,14 +217,20 @@ export function searchLedger(
       : [];
   const memLex = lexical(index.memoryTerms);
   const memVec = qv && index.memories && w.memoryVector > 0 ? index.memories.search(qv, p.depth).map((h) => h.id) : [];
-  const visible = (id: string | undefined): id is string => id !== undefined && sessionById.has(id);
+  // Without `only`, every indexed session is visible.
+  const visible = input.only
+    ? (id: string | undefined): id is string => id !== undefined && sessionById.has(id)
+    : (id: string | undefined): id is string => id !== undefined;
+  // With `only`, the best `depth` may all be hidden: rank every match, then filter.
   const sessionRanking = (text: string) =>
-    index.sessions
-      .score(index.terms.selective(lexicalTokens(text), SMALL_SESSION_SET, p.maxTermShare).join(" "))
-      .filter((h) => visible(h.key))
-      .sort((a, b) => b.score - a.score || a.key.localeCompare(b.key))
-      .slice(0, p.depth)
-      .map((h) => h.key);
+    index.terms
+      .search(
+        index.terms.selective(lexicalTokens(text), SMALL_SESSION_SET, p.maxTermShare),
+        input.only ? Number.POSITIVE_INFINITY : p.depth,
+      )
+      .map((h) => h.id)
+      .filter(visible)
+      .slice(0, p.depth);
   const sessLex = sessionRanking(input.text);
 
   // Only the session of each candidate turn is needed to rank; whole turns are read for the bundles shown.
@@ -233,7 +239,7 @@ export function searchLedger(
     const sessionId = index.turnSession.get(id);
     if (sessionId !== undefined) turnSession.set(id, sessionId);
   }
-  const memories = store.memoryHeads([...new Set([...memLex, ...memVec])]);
+  const memories = index.memoryHeads;
 
   // Turn scores: RRF of the two turn lists.
   const turnScore = new Map<number, number>();
@@ -267,9 +273,12 @@ export function searchLedger(
     [rankMap(sessionOf(turnVec, (id) => turnSession.get(id))), w.turnVectorVote],
     [rankMap(sessionOf(memOrder, (id) => memories.get(id)?.sessionId)), w.memoryLexical + w.memoryVector],
   ];
-  const visibleSession = input.only ? (id: string) => sessionById.has(id) : undefined;
   if (qv && index.centroids.size && w.sessionVector > 0) {
-    lists.push([rankMap(index.centroids.rank(qv, p.depth, visibleSession)), w.sessionVector]);
+    // Only the sessions another list found are ranked by centroid. On the four samples
+    // this matched ranking every session exactly; at 100k turns a full ranking cost ~1.5 ms.
+    const found = new Set<string>();
+    for (const [ranks] of lists) for (const id of ranks.keys()) found.add(id);
+    lists.push([rankMap(index.centroids.rankAmong(qv, found, p.depth)), w.sessionVector]);
   }
   const fused = new Map<string, number>();
   for (const [ranks, weight] of lists) {

@@ -1,39 +1,39 @@
 /**
- * Term statistics of session transcripts, for lexical pseudo-relevance feedback:
- * the words that best characterise the first-pass top sessions (frequent in
- * them, rare in the namespace) become a second query. In project dialogues the
- * user's message is often chatty and cue-poor ("okay, what's next?") while the
- * sessions it continues share a vocabulary (the project's own nouns); feedback
- * carries the query from the one session it did match to the rest of the thread.
+ * Session transcripts: BM25+ ranking over them, and their term statistics for
+ * lexical pseudo-relevance feedback: the words that best characterise the
+ * first-pass top sessions (frequent in them, rare in the namespace) become a
+ * second query. In project dialogues the user's message is often chatty and
+ * cue-poor ("okay, what's next?") while the sessions it continues share a
+ * vocabulary (the project's own nouns); feedback carries the query from the one
+ * session it did match to the rest of the thread.
  */
 import { lexicalTokens } from "../systems/tokenize.ts";
-import { selectiveTerms } from "./selective.ts";
+import { type TermHit, TermIndex } from "./term-index.ts";
+
+/** The `bm25-session` baseline's BM25+, so the ledger's session list ranks as that baseline does. */
+const SESSION_BM25 = { k1: 1.2, b: 0.7, delta: 0.5, length: "distinct" } as const;
 
 export class SessionTerms {
   private readonly tf = new Map<string, Map<string, number>>();
   private readonly length = new Map<string, number>();
-  private readonly df = new Map<string, number>();
+  private readonly index = new TermIndex<string>(SESSION_BM25);
 
   get size(): number {
     return this.tf.size;
   }
 
   upsert(sessionId: string, text: string): void {
-    const old = this.tf.get(sessionId);
-    // A term no session holds any more leaves the map, so `df` only counts present terms.
-    if (old) {
-      for (const term of old.keys()) {
-        const n = this.df.get(term)! - 1;
-        if (n > 0) this.df.set(term, n);
-        else this.df.delete(term);
-      }
-    }
+    this.index.add(sessionId, text, this.tf.get(sessionId)?.keys());
     const counts = new Map<string, number>();
     const tokens = lexicalTokens(text);
     for (const t of tokens) counts.set(t, (counts.get(t) ?? 0) + 1);
-    for (const term of counts.keys()) this.df.set(term, (this.df.get(term) ?? 0) + 1);
     this.tf.set(sessionId, counts);
     this.length.set(sessionId, Math.max(1, tokens.length));
+  }
+
+  /** Sessions by BM25+ for the terms, best first (ties: lower id first), at most `limit`. */
+  search(terms: readonly string[], limit: number): TermHit<string>[] {
+    return this.index.search(terms, limit);
   }
 
   /**
@@ -41,7 +41,7 @@ export class SessionTerms {
    * those found in at most `maxShare` of them (see `keepSelective`).
    */
   selective(terms: readonly string[], minSessions: number, maxShare: number): string[] {
-    return selectiveTerms(terms, this.df, this.tf.size, minSessions, maxShare);
+    return this.index.selective(terms, minSessions, maxShare);
   }
 
   /**
@@ -58,7 +58,7 @@ export class SessionTerms {
       if (!counts) continue;
       const len = this.length.get(id)!;
       for (const [term, c] of counts) {
-        const df = this.df.get(term) ?? 0;
+        const df = this.index.frequency(term);
         if (df < 2 || df > total / 2 || exclude.has(term) || term.length < 3) continue;
         weight.set(term, (weight.get(term) ?? 0) + (c / len) * Math.log(total / df));
       }

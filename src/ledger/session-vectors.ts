@@ -1,11 +1,9 @@
 /**
  * Session centroids (the normalised mean of a session's turn vectors) in one
- * contiguous index, so ranking every session against a query is a typed-array
- * scan with a partial sort rather than a map walk and a full sort.
+ * contiguous index. Search ranks only the sessions its other lists found, so
+ * this is scored exactly and never scanned whole.
  */
 import { VectorIndex } from "./vector-index.ts";
-
-const CENTROID_EXACT_LIMIT = 1_000;
 
 export class SessionVectors {
   private index?: VectorIndex;
@@ -17,8 +15,7 @@ export class SessionVectors {
   }
 
   set(sessionId: string, vector: Float32Array): void {
-    // Every query ranks all centroids; past 1k sessions the sign-bit prefilter pays for itself.
-    this.index ??= new VectorIndex(vector.length, CENTROID_EXACT_LIMIT);
+    this.index ??= new VectorIndex(vector.length);
     let n = this.numberOf.get(sessionId);
     if (n === undefined) {
       n = this.keyOf.length;
@@ -33,18 +30,14 @@ export class SessionVectors {
     return n === undefined ? undefined : this.index?.get(n);
   }
 
-  /** Session ids by similarity to `q`, best first, at most `depth`, only those `visible` accepts. */
-  rank(q: Float32Array, depth: number, visible?: (sessionId: string) => boolean): string[] {
+  /** The given sessions by similarity to `q`, best first, at most `depth`; sessions without a centroid are left out. */
+  rankAmong(q: Float32Array, sessionIds: Iterable<string>, depth: number): string[] {
     if (!this.index) return [];
-    // With a filter the best `depth` may all be hidden: rank everything, then filter.
-    const hits = this.index.search(q, visible ? this.index.size : depth);
-    const out: string[] = [];
-    for (const h of hits) {
-      const id = this.keyOf[h.id]!;
-      if (visible && !visible(id)) continue;
-      out.push(id);
-      if (out.length >= depth) break;
+    const numbers: number[] = [];
+    for (const id of sessionIds) {
+      const n = this.numberOf.get(id);
+      if (n !== undefined) numbers.push(n);
     }
-    return out;
+    return this.index.searchAmong(q, numbers, depth).map((h) => this.keyOf[h.id]!);
   }
 }

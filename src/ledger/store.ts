@@ -54,24 +54,21 @@ export type MemoryHead = Pick<
   "id" | "subject" | "kind" | "sessionId" | "status" | "condition" | "validFrom" | "validTo" | "recordedAt"
 > & { rowid: number };
 
-/** Columns of a memory head, in the order `toMemoryHead` reads them from a raw row. */
-const HEAD_COLUMNS = "rowid, id, subject, kind, session_id, status, condition, valid_from, valid_to, recorded_at";
-
-function toMemoryHead(r: unknown[]): MemoryHead {
-  const [rowid, id, subject, kind, sessionId, status, condition, validFrom, validTo, recordedAt] = r;
-  const m: MemoryHead = {
-    rowid: Number(rowid),
-    id: String(id),
-    subject: String(subject),
-    kind: String(kind) as MemoryKind,
-    sessionId: String(sessionId),
-    status: String(status) as MemoryStatus,
+/** A memory's head, as ranking reads it. */
+export function memoryHead(m: Memory, rowid: number): MemoryHead {
+  const h: MemoryHead = {
+    rowid,
+    id: m.id,
+    subject: m.subject,
+    kind: m.kind,
+    sessionId: m.sessionId,
+    status: m.status,
   };
-  if (condition != null) m.condition = String(condition);
-  if (validFrom != null) m.validFrom = String(validFrom);
-  if (validTo != null) m.validTo = String(validTo);
-  if (recordedAt != null) m.recordedAt = String(recordedAt);
-  return m;
+  if (m.condition !== undefined) h.condition = m.condition;
+  if (m.validFrom !== undefined) h.validFrom = m.validFrom;
+  if (m.validTo !== undefined) h.validTo = m.validTo;
+  if (m.recordedAt !== undefined) h.recordedAt = m.recordedAt;
+  return h;
 }
 
 function toTurn(r: Row): StoredTurn & { rowid: number } {
@@ -370,11 +367,13 @@ export class LedgerStore {
     return rowid;
   }
 
-  updateMemory(m: Memory): void {
-    this.sql(
+  /** Writes a memory's status and timeline; its rowid, or undefined if no such memory is stored. */
+  updateMemory(m: Memory): number | undefined {
+    const row = this.sql(
       `UPDATE memories SET status = @status, canonical = @canonical, valid_from = @valid_from, valid_to = @valid_to,
-         retired_at = @retired_at WHERE id = @id AND ns = @ns`,
-    ).run(memoryParams(m));
+         retired_at = @retired_at WHERE id = @id AND ns = @ns RETURNING rowid`,
+    ).get(memoryParams(m)) as Row | undefined;
+    return row ? Number(row.rowid) : undefined;
   }
 
   memory(ns: string, id: string): (Memory & { rowid: number }) | undefined {
@@ -389,18 +388,6 @@ export class LedgerStore {
       JSON.stringify(rowids),
     ) as Row[];
     for (const r of rows) out.set(Number(r.rowid), toMemory(r));
-    return out;
-  }
-
-  /** The ranking fields of memories by rowid (a seventh of the cost of whole rows). */
-  memoryHeads(rowids: readonly number[]): Map<number, MemoryHead> {
-    const out = new Map<number, MemoryHead>();
-    if (!rowids.length) return out;
-    // Raw rows: building an object per row with named keys costs about as much as the lookup.
-    const rows = this.sql(`SELECT ${HEAD_COLUMNS} FROM memories WHERE rowid IN (SELECT value FROM json_each(?))`)
-      .raw(true)
-      .all(JSON.stringify(rowids)) as unknown[][];
-    for (const r of rows) out.set(Number(r[0]), toMemoryHead(r));
     return out;
   }
 

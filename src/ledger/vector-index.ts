@@ -9,10 +9,58 @@ import { enlarged } from "../util/typed-arrays.ts";
 /** Below this many vectors every one is scored exactly (the default of `exactLimit`). */
 const EXACT_LIMIT = 5_000;
 
-function popcount(x: number): number {
-  let v = x - ((x >>> 1) & 0x55555555);
-  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
-  return (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+/** Set bits of every 16-bit value: two lookups count a word, about twice as fast as bit tricks here. */
+const POPCOUNT16 = (() => {
+  const table = new Uint8Array(1 << 16);
+  for (let i = 1; i < table.length; i++) table[i] = (i & 1) + table[i >>> 1]!;
+  return table;
+})();
+
+/**
+ * Sign bits of a randomly rotated vector (SimHash): the share of differing bits
+ * estimates the angle between two vectors whatever their basis. The bits of the
+ * raw coordinates do not: a sparse vector (the hashing embedder's) is zero in
+ * most coordinates, and at 100k hashing vectors those bits kept 44% of the exact
+ * top 200 against 8x candidates. The rotation is a random sign flip then a
+ * Walsh–Hadamard transform, O(d log d) per vector, over the dimension padded to
+ * a power of two; it is fixed (seeded), so stored and query bits agree.
+ */
+export class SignSketch {
+  readonly size: number;
+  private readonly flip: Float32Array;
+  private readonly scratch: Float32Array;
+
+  constructor(readonly dim: number) {
+    let size = 128;
+    while (size < dim) size *= 2;
+    this.size = size;
+    this.flip = new Float32Array(size);
+    let state = 0x9e3779b9;
+    for (let j = 0; j < size; j++) {
+      state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+      this.flip[j] = state & 0x80000000 ? -1 : 1;
+    }
+    this.scratch = new Float32Array(size);
+  }
+
+  /** Writes the sketch of `v` (size / 32 words) into `out` from `offset`. */
+  write(v: Float32Array, out: Uint32Array, offset: number): void {
+    const x = this.scratch;
+    const n = this.size;
+    for (let j = 0; j < n; j++) x[j] = j < this.dim ? v[j]! * this.flip[j]! : 0;
+    for (let h = 1; h < n; h *= 2) {
+      for (let i = 0; i < n; i += h * 2) {
+        for (let j = i; j < i + h; j++) {
+          const a = x[j]!;
+          const b = x[j + h]!;
+          x[j] = a + b;
+          x[j + h] = a - b;
+        }
+      }
+    }
+    out.fill(0, offset, offset + n / 32);
+    for (let j = 0; j < n; j++) if (x[j]! > 0) out[offset + (j >>> 5)]! |= 1 << (j & 31);
+  }
 }
 
 export interface VectorHit {
@@ -25,6 +73,7 @@ export class VectorIndex {
   private data: Float32Array;
   private bits: Uint32Array;
   private readonly words: number;
+  private readonly sketch: SignSketch;
   private count = 0;
   private readonly position = new Map<number, number>();
 
@@ -36,8 +85,9 @@ export class VectorIndex {
     readonly dim: number,
     private readonly exactLimit = EXACT_LIMIT,
   ) {
-    // Whole groups of four words, so the Hamming pass can be unrolled by four (padding bits stay zero).
-    this.words = Math.ceil(dim / 128) * 4;
+    this.sketch = new SignSketch(dim);
+    // At least 128 bits, so the Hamming pass can be unrolled by four words.
+    this.words = this.sketch.size / 32;
     this.data = new Float32Array(1024 * dim);
     this.bits = new Uint32Array(1024 * this.words);
   }
@@ -56,9 +106,7 @@ export class VectorIndex {
     }
     this.ids[at] = id;
     this.data.set(vector, at * this.dim);
-    const base = at * this.words;
-    this.bits.fill(0, base, base + this.words);
-    for (let j = 0; j < this.dim; j++) if (vector[j]! > 0) this.bits[base + (j >>> 5)]! |= 1 << (j & 31);
+    this.sketch.write(vector, this.bits, at * this.words);
   }
 
   get(id: number): Float32Array | undefined {
@@ -69,9 +117,10 @@ export class VectorIndex {
   /** The `k` of the given stored vectors most similar to `q`, best first. */
   searchAmong(q: Float32Array, ids: readonly number[], k: number): VectorHit[] {
     const out: VectorHit[] = [];
+    const q64 = Float64Array.from(q);
     for (const id of ids) {
       const at = this.position.get(id);
-      if (at !== undefined) out.push({ id, score: Math.fround(this.dot(at, q)) });
+      if (at !== undefined) out.push({ id, score: Math.fround(this.dot(at, q64)) });
     }
     out.sort((a, b) => b.score - a.score || this.position.get(a.id)! - this.position.get(b.id)!);
     return out.slice(0, k);
@@ -85,7 +134,8 @@ export class VectorIndex {
     this.bits = enlarged(this.bits, cap * this.words);
   }
 
-  private dot(at: number, q: Float32Array): number {
+  /** `q` as doubles: reading a Float64Array in the dot product spares a conversion per element (about 20%). */
+  private dot(at: number, q: Float64Array): number {
     const d = this.data;
     const o = at * this.dim;
     const n = this.dim;
@@ -112,7 +162,8 @@ export class VectorIndex {
     const candidates = n <= this.exactLimit ? undefined : this.hammingCandidates(q, Math.max(k * 8, 400));
     const m = candidates ? candidates.length : n;
     const scores = new Float32Array(m);
-    for (let i = 0; i < m; i++) scores[i] = this.dot(candidates ? candidates[i]! : i, q);
+    const q64 = Float64Array.from(q);
+    for (let i = 0; i < m; i++) scores[i] = this.dot(candidates ? candidates[i]! : i, q64);
     // The k-th best score from a native sort of a copy, then only the few above it are ordered.
     const sorted = Float32Array.from(scores).sort();
     const threshold = sorted[Math.max(0, m - k)]!;
@@ -127,24 +178,34 @@ export class VectorIndex {
     return out;
   }
 
-  /** The `want` vectors nearest to `q` in Hamming distance over sign bits (ties broken by insertion order). */
+  /** The `want` vectors nearest to `q` in Hamming distance between sketches (ties broken by insertion order). */
   private hammingCandidates(q: Float32Array, want: number): Int32Array {
     const w = this.words;
     const qb = new Uint32Array(w);
-    for (let j = 0; j < this.dim; j++) if (q[j]! > 0) qb[j >>> 5]! |= 1 << (j & 31);
+    this.sketch.write(q, qb, 0);
     const n = this.count;
     if (this.dist.length < n) this.dist = new Uint16Array(this.ids.length);
     const dist = this.dist;
-    const histogram = new Uint32Array(this.dim + 1);
+    const bitCount = this.sketch.size;
+    const histogram = new Uint32Array(bitCount + 1);
     const bits = this.bits;
+    const pop = POPCOUNT16;
     for (let i = 0, o = 0; i < n; i++) {
       let h = 0;
       for (let x = 0; x < w; x += 4, o += 4) {
+        const v0 = bits[o]! ^ qb[x]!;
+        const v1 = bits[o + 1]! ^ qb[x + 1]!;
+        const v2 = bits[o + 2]! ^ qb[x + 2]!;
+        const v3 = bits[o + 3]! ^ qb[x + 3]!;
         h +=
-          popcount(bits[o]! ^ qb[x]!) +
-          popcount(bits[o + 1]! ^ qb[x + 1]!) +
-          popcount(bits[o + 2]! ^ qb[x + 2]!) +
-          popcount(bits[o + 3]! ^ qb[x + 3]!);
+          pop[v0 & 0xffff]! +
+          pop[v0 >>> 16]! +
+          pop[v1 & 0xffff]! +
+          pop[v1 >>> 16]! +
+          pop[v2 & 0xffff]! +
+          pop[v2 >>> 16]! +
+          pop[v3 & 0xffff]! +
+          pop[v3 >>> 16]!;
       }
       dist[i] = h;
       histogram[h]!++;
@@ -152,7 +213,7 @@ export class VectorIndex {
     // Everything closer than the threshold distance, then as many at it as fit.
     let threshold = 0;
     let below = 0;
-    for (; threshold < this.dim && below + histogram[threshold]! < want; threshold++) below += histogram[threshold]!;
+    for (; threshold < bitCount && below + histogram[threshold]! < want; threshold++) below += histogram[threshold]!;
     let atThreshold = Math.min(want, n) - below;
     const out = new Int32Array(Math.min(want, n));
     let m = 0;
