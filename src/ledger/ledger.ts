@@ -12,6 +12,7 @@ import { normaliseTime, stableId } from "./ids.ts";
 import { type RelationProposer, resolve, ruleProposer } from "./resolve.ts";
 import {
   DEFAULT_RETRIEVAL,
+  indexLink,
   type NamespaceIndex,
   type RetrievalParams,
   type RetrievalWeights,
@@ -131,6 +132,8 @@ export class Ledger {
       turnTerms: new TermIndex(),
       memoryTerms: new TermIndex(),
       memoryHeads: new Map(),
+      memoryRowid: new Map(),
+      links: new Map(),
       turnSession: new Map(),
     };
     // One read of the namespace's turns serves the term counts, the transcripts and the centroids.
@@ -143,6 +146,7 @@ export class Ledger {
       else bySession.set(t.sessionId, [t]);
     }
     for (const m of this.store.allMemories(ns)) indexMemory(idx, m.rowid, m);
+    for (const l of this.store.allLinks(ns)) indexLink(idx, l);
     const sessions = this.store.sessions(ns);
     for (const s of sessions) this.indexSession(idx, s.id, bySession.get(s.id) ?? []);
     const dim = this.embedder?.dim;
@@ -278,6 +282,7 @@ export class Ledger {
     }
     for (const [rowid, m] of memoryRows) indexMemory(idx, rowid, m);
     for (const [rowid, m] of changedRows) idx.memoryHeads.set(rowid, memoryHead(m, rowid));
+    for (const l of links) indexLink(idx, l);
     this.reindexSession(ns, idx, input.sessionId);
     idx.sessionRows = undefined;
     idx.sessionById = undefined;
@@ -487,6 +492,7 @@ export class Ledger {
       idx.turnSession.set(rowid, sessionId);
     }
     for (const [rowid, m] of memoryRows) indexMemory(idx, rowid, m);
+    for (const l of data.links) indexLink(idx, l);
     for (const s of data.sessions) this.reindexSession(ns, idx, s.id);
     idx.sessionRows = undefined;
     idx.sessionById = undefined;
@@ -509,4 +515,5 @@ export class Ledger {
 function indexMemory(idx: NamespaceIndex, rowid: number, m: Memory): void {
   idx.memoryTerms.add(rowid, memorySearchText(m));
   idx.memoryHeads.set(rowid, memoryHead(m, rowid));
+  idx.memoryRowid.set(m.id, rowid);
 }

@@ -118,6 +118,10 @@ export interface NamespaceIndex {
   memoryTerms: TermIndex;
   /** Memory rowid → what ranking reads of it; only the memories a result shows are read whole. */
   memoryHeads: Map<number, MemoryHead>;
+  /** Memory id → rowid. */
+  memoryRowid: Map<string, number>;
+  /** Memory id → the links touching it. */
+  links: Map<string, Link[]>;
   /** Turn rowid → session id. */
   turnSession: Map<number, string>;
   /** The namespace's sessions in timeline order, and by id; dropped on every write. */
@@ -177,6 +181,22 @@ function memoryFactor(
 /** Sets smaller than these are searched with every query term; see `maxTermShare`. */
 const SMALL_SESSION_SET = 1000;
 const SMALL_TABLE = 5000;
+
+/**
+ * The ids of the `n` best scores, best first, in the order a stable sort by
+ * descending score (then `tie`) gives. One native sort of the bare scores finds
+ * the cut, so only the entries at or above it are sorted with the comparator.
+ */
+function best(scores: ReadonlyMap<string, number>, n: number, tie?: (a: string, b: string) => number): string[] {
+  let entries = [...scores];
+  if (entries.length > n) {
+    const values = Float64Array.from(scores.values()).sort();
+    const cut = values[values.length - n]!;
+    entries = entries.filter((e) => e[1] >= cut);
+  }
+  entries.sort((a, b) => b[1] - a[1] || (tie ? tie(a[0], b[0]) : 0));
+  return (entries.length > n ? entries.slice(0, n) : entries).map(([id]) => id);
+}
 
 function jaccard(ta: ReadonlySet<string>, tb: ReadonlySet<string>): number {
   if (!ta.size || !tb.size) return 0;
@@ -297,14 +317,14 @@ export function searchLedger(
     // ranked by their turns nearest the moved query. Moving towards whole-session
     // centroids drifted to the small talk around a fact; turns find the other facts
     // worded like the ones matched.
-    const first = [...fused.entries()].sort((a, b) => b[1] - a[1]).slice(0, p.feedbackDepth);
+    const first = best(fused, p.feedbackDepth);
     const bestTurn = new Map<string, number>();
     for (const [rowid, sessionId] of turnSession) {
       const best = bestTurn.get(sessionId);
       if (best === undefined || turnScore.get(rowid)! > turnScore.get(best)!) bestTurn.set(sessionId, rowid);
     }
     const moved = Float32Array.from(qv);
-    for (const [id] of first) {
+    for (const id of first) {
       const turn = bestTurn.get(id);
       const v = turn !== undefined ? index.turns.get(turn) : index.centroids.get(id);
       if (v) for (let i = 0; i < moved.length; i++) moved[i]! += v[i]! / first.length;
@@ -320,9 +340,8 @@ export function searchLedger(
     });
   }
   if (w.lexicalFeedback > 0 && index.terms.size) {
-    const first = [...fused.entries()].sort((a, b) => b[1] - a[1]).slice(0, p.feedbackDepth);
     const expansion = index.terms.expansion(
-      first.map(([id]) => id),
+      best(fused, p.feedbackDepth),
       p.feedbackTerms,
       new Set(lexicalTokens(input.text)),
     );
@@ -342,9 +361,10 @@ export function searchLedger(
   for (const [id, allStale] of matched) {
     if (allStale && fused.has(id)) fused.set(id, fused.get(id)! * p.staleSessionFactor);
   }
-  const order = [...fused.entries()]
-    .sort((a, b) => b[1] - a[1] || (sessionById.get(b[0])?.index ?? 0) - (sessionById.get(a[0])?.index ?? 0))
-    .map(([id]) => id);
+  // Equal scores: the later session first.
+  const later = (a: string, b: string) => (sessionById.get(b)?.index ?? 0) - (sessionById.get(a)?.index ?? 0);
+  // Placing 2k sessions reads about that many of the order; the rest is sorted only if needed.
+  let order = best(fused, k * 4, later);
 
   // Per-session bundles.
   const memsBySession = new Map<string, MemoryHead[]>();
@@ -357,28 +377,31 @@ export function searchLedger(
 
   // Linked siblings follow the bundle that links them.
   const topMemories = (id: string) => (memsBySession.get(id) ?? []).slice(0, p.memoriesPerHit);
-  const links = new LinkCache(store, ns);
-  links.load(order.slice(0, k * 2).flatMap((id) => topMemories(id).map((m) => m.id)));
   const placed: string[] = [];
   const seen = new Set<string>();
   const siblingSessions = (sessionId: string): string[] => {
     const mems = topMemories(sessionId);
     if (!mems.length) return [];
-    const other = links
-      .of(mems.map((m) => m.id))
+    const other = linksOf(
+      index,
+      mems.map((m) => m.id),
+    )
       .filter((l) => l.relation !== "complements")
       .flatMap((l) => [l.from, l.to]);
     return [
       ...new Set(
-        links
-          .memories(other)
+        headsById(index, other)
           .filter((m) => m.status !== "retired")
           .map((m) => m.sessionId),
       ),
     ];
   };
-  for (const id of order) {
-    if (placed.length >= k * 2) break;
+  for (let i = 0; placed.length < k * 2; i++) {
+    if (i === order.length) {
+      if (order.length === fused.size) break;
+      order = best(fused, fused.size, later);
+    }
+    const id = order[i]!;
     if (seen.has(id)) continue;
     seen.add(id);
     placed.push(id);
@@ -414,7 +437,7 @@ export function searchLedger(
       turnsBySession.get(id) ?? [],
       turnScore,
       topMemories(id).map((m) => shownMemories.get(m.rowid)!),
-      links,
+      index,
       p,
     );
     if (!hit) continue;
@@ -429,56 +452,33 @@ export function searchLedger(
   return hits;
 }
 
-/**
- * The links of memories, and the memories at their other ends, read from the
- * store in batches and kept for one query: placing siblings and building
- * bundles ask for the same few memories over and over.
- */
-class LinkCache {
-  private readonly byMemory = new Map<string, Link[]>();
-  private readonly memoryById = new Map<string, Memory>();
-
-  constructor(
-    private readonly store: LedgerStore,
-    private readonly ns: string,
-  ) {}
-
-  load(ids: readonly string[]): void {
-    const missing = new Set(ids.filter((id) => !this.byMemory.has(id)));
-    if (!missing.size) return;
-    for (const id of missing) this.byMemory.set(id, []);
-    const ends = new Set<string>();
-    for (const link of this.store.linksOf(this.ns, [...missing])) {
-      // Links to an already loaded memory were read with it.
-      if (missing.has(link.from)) this.byMemory.get(link.from)!.push(link);
-      if (missing.has(link.to) && link.to !== link.from) this.byMemory.get(link.to)!.push(link);
-      ends.add(link.from).add(link.to);
-    }
-    this.fetch([...ends]);
+/** A link in the namespace's in-process index, under both of its ends; a link already held is ignored. */
+export function indexLink(index: Pick<NamespaceIndex, "links">, link: Link): void {
+  for (const end of link.from === link.to ? [link.from] : [link.from, link.to]) {
+    const list = index.links.get(end);
+    if (!list) index.links.set(end, [link]);
+    else if (!list.some((l) => l.from === link.from && l.to === link.to && l.relation === link.relation))
+      list.push(link);
   }
+}
 
-  private fetch(ids: readonly string[]): void {
-    const missing = ids.filter((id) => !this.memoryById.has(id));
-    for (const { rowid: _r, ...m } of this.store.memoriesByIds(this.ns, missing)) this.memoryById.set(m.id, m);
-  }
+/** The distinct links touching any of the memories, in (from, to, relation) order. */
+function linksOf(index: NamespaceIndex, ids: readonly string[]): Link[] {
+  const out = new Map<string, Link>();
+  for (const id of ids)
+    for (const l of index.links.get(id) ?? []) out.set(`${l.from}\u0000${l.to}\u0000${l.relation}`, l);
+  return [...out.entries()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map(([, l]) => l);
+}
 
-  /** The distinct links touching any of the memories, in (from, to, relation) order. */
-  of(ids: readonly string[]): Link[] {
-    this.load(ids);
-    const out = new Map<string, Link>();
-    for (const id of ids)
-      for (const l of this.byMemory.get(id)!) out.set(`${l.from}\u0000${l.to}\u0000${l.relation}`, l);
-    return [...out.entries()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map(([, l]) => l);
+/** The heads of the memories with these ids, in write order. */
+function headsById(index: NamespaceIndex, ids: readonly string[]): MemoryHead[] {
+  const out: MemoryHead[] = [];
+  for (const id of new Set(ids)) {
+    const rowid = index.memoryRowid.get(id);
+    const head = rowid === undefined ? undefined : index.memoryHeads.get(rowid);
+    if (head) out.push(head);
   }
-
-  /** The memories with these ids, in write order. */
-  memories(ids: readonly string[]): Memory[] {
-    this.fetch(ids);
-    return [...new Set(ids)]
-      .map((id) => this.memoryById.get(id))
-      .filter((m): m is Memory => m !== undefined)
-      .sort((a, b) => a.seq - b.seq);
-  }
+  return out.sort((a, b) => a.seq - b.seq);
 }
 
 function bundle(
@@ -488,7 +488,7 @@ function bundle(
   turns: Turn[],
   turnScore: Map<number, number>,
   memories: Array<Memory & { rowid: number }>,
-  linkCache: LinkCache,
+  index: NamespaceIndex,
   p: RetrievalParams,
 ): Hit | undefined {
   const mems = memories.slice(0, p.memoriesPerHit);
@@ -500,7 +500,10 @@ function bundle(
   if (!chosen.length && !mems.length) return undefined;
   if (p.turnWindow > 0 && chosen.length) chosen = withNeighbours(store, ns, session.id, chosen, p.turnWindow);
   chosen.sort((a, b) => a.position - b.position);
-  const links = linkCache.of(mems.map((m) => m.id));
+  const links = linksOf(
+    index,
+    mems.map((m) => m.id),
+  );
   const lines = [
     ...mems.map((m) => `[memory] ${m.text}`),
     ...chosen.map((t) => `${t.speaker ?? t.role}: ${t.content}`),

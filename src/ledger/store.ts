@@ -51,7 +51,7 @@ function toMemory(r: Row): Memory & { rowid: number } {
 /** What ranking reads of a memory; only the memories a result shows are read whole. */
 export type MemoryHead = Pick<
   Memory,
-  "id" | "subject" | "kind" | "sessionId" | "status" | "condition" | "validFrom" | "validTo" | "recordedAt"
+  "id" | "subject" | "kind" | "sessionId" | "status" | "condition" | "validFrom" | "validTo" | "recordedAt" | "seq"
 > & { rowid: number };
 
 /** A memory's head, as ranking reads it. */
@@ -63,6 +63,7 @@ export function memoryHead(m: Memory, rowid: number): MemoryHead {
     kind: m.kind,
     sessionId: m.sessionId,
     status: m.status,
+    seq: m.seq,
   };
   if (m.condition !== undefined) h.condition = m.condition;
   if (m.validFrom !== undefined) h.validFrom = m.validFrom;
