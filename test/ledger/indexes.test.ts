@@ -135,7 +135,9 @@ describe("session transcripts (BM25+)", () => {
         got.map((h) => h.id),
         expected.map((h) => h.key),
       );
-      got.forEach((h, i) => assert.ok(Math.abs(h.score - expected[i]!.score) < 1e-9, `score of ${h.id}`));
+      for (const [i, h] of got.entries()) {
+        assert.ok(Math.abs(h.score - expected[i]!.score) < 1e-9, `score of ${h.id}`);
+      }
     }
   });
 
