@@ -22,7 +22,10 @@ CREATE TABLE IF NOT EXISTS memories (
   valid_from TEXT, valid_to TEXT, recorded_at TEXT, retired_at TEXT,
   session_id TEXT NOT NULL, turn_ids TEXT NOT NULL, status TEXT NOT NULL, canonical INTEGER NOT NULL, seq INTEGER NOT NULL,
   UNIQUE (ns, id));
-CREATE INDEX IF NOT EXISTS memories_slot ON memories (ns, subject, attribute);
+-- With status in the key, a slot's standing memories are found without visiting
+-- every superseded version of the attribute (what made ingest slow on long histories).
+DROP INDEX IF EXISTS memories_slot;
+CREATE INDEX IF NOT EXISTS memories_slot_status ON memories (ns, subject, attribute, status);
 CREATE INDEX IF NOT EXISTS memories_session ON memories (ns, session_id);
 CREATE TABLE IF NOT EXISTS links (
   ns TEXT NOT NULL, from_id TEXT NOT NULL, to_id TEXT NOT NULL, relation TEXT NOT NULL,

@@ -218,6 +218,19 @@ describe("ledger store", () => {
     assert.equal(out.memories.length, 1);
   });
 
+  it("a re-sent turn's stored vector is replaced by its new wording's", async () => {
+    const embedder = await createEmbedder("hashing:256");
+    const l = new Ledger({ embedder });
+    const s = session("s1", "2024-01-10", "Thinking about pasta recipes tonight.");
+    await l.add("a", s);
+    const changed = "Thinking about sushi rolls tonight.";
+    await l.add("a", { ...s, turns: [{ ...s.turns[0]!, content: changed }] });
+    const stored = l.store.vectors("a", "turns");
+    assert.equal(stored.length, 1);
+    const [expected] = await embedder.embed([changed]);
+    assert.deepEqual([...stored[0]!.vector], [...expected!]);
+  });
+
   it("a re-sent turn with new wording is found by its new wording only", async () => {
     const l = new Ledger(); // lexical only, so nothing but the words can match
     const s = session("s1", "2024-01-10", "Thinking about pasta recipes tonight.");
