@@ -1,8 +1,9 @@
 /**
  * The retrieval pipeline. Candidates come from six lists — BM25 over turns
- * and memories (term-index.ts), BM25+ over whole-session transcripts, and vector neighbours of turns, memories
- * and session centroids — and are fused per session by weighted reciprocal-rank
- * fusion, with a recency prior. Memories are reranked before they vote: subject
+ * and memories and BM25+ over whole-session transcripts (term-index.ts), vector
+ * neighbours of turns and memories, and the centroid similarity of the sessions
+ * those lists found — and are fused per session by weighted reciprocal-rank
+ * fusion, with a recency prior and two rounds of pseudo-relevance feedback. Memories are reranked before they vote: subject
  * match, validity at the question time, condition match. Each result is one
  * session's bundle (its best memories and turns), so the top k covers k distinct
  * sessions; linked siblings (the superseded value beside its successor, both
@@ -320,8 +321,8 @@ export function searchLedger(
     const first = best(fused, p.feedbackDepth);
     const bestTurn = new Map<string, number>();
     for (const [rowid, sessionId] of turnSession) {
-      const best = bestTurn.get(sessionId);
-      if (best === undefined || turnScore.get(rowid)! > turnScore.get(best)!) bestTurn.set(sessionId, rowid);
+      const current = bestTurn.get(sessionId);
+      if (current === undefined || turnScore.get(rowid)! > turnScore.get(current)!) bestTurn.set(sessionId, rowid);
     }
     const moved = Float32Array.from(qv);
     for (const id of first) {
