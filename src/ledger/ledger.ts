@@ -135,12 +135,13 @@ export class Ledger {
       memoryRowid: new Map(),
       links: new Map(),
       turnSession: new Map(),
+      turnPosition: new Map(),
     };
     // One read of the namespace's turns serves the term counts, the transcripts and the centroids.
     const bySession = new Map<string, Array<StoredTurn & { rowid: number }>>();
     for (const t of this.store.allTurns(ns)) {
       idx.turnTerms.add(t.rowid, t.content);
-      idx.turnSession.set(t.rowid, t.sessionId);
+      indexTurnPlace(idx, t.rowid, t);
       const list = bySession.get(t.sessionId);
       if (list) list.push(t);
       else bySession.set(t.sessionId, [t]);
@@ -240,7 +241,7 @@ export class Ledger {
     const memoryVectors = await this.embed(created.map((m) => m.text));
     const idx = this.index(ns);
     // The in-process indexes change only once the transaction has committed.
-    const turnRows: Array<[number, string]> = [];
+    const turnRows: Array<[number, StoredTurn]> = [];
     const memoryRows: Array<[number, Memory]> = [];
     const changedRows: Array<[number, Memory]> = [];
     this.store.transaction(() => {
@@ -250,7 +251,7 @@ export class Ledger {
       }
       turns.forEach((t, i) => {
         const rowid = this.store.putTurn(ns, t);
-        turnRows.push([rowid, t.content]);
+        turnRows.push([rowid, t]);
         const v = turnVectors[i];
         if (v) {
           this.store.putVector(ns, "turns", rowid, v);
@@ -275,10 +276,10 @@ export class Ledger {
       for (const l of links) this.store.addLink(ns, l);
     });
     const before = new Map(existingTurns.map((t) => [t.rowid, t.content]));
-    for (const [rowid, text] of turnRows) {
+    for (const [rowid, t] of turnRows) {
       const old = before.get(rowid);
-      if (old !== text) idx.turnTerms.add(rowid, text, old === undefined ? undefined : lexicalTokens(old));
-      idx.turnSession.set(rowid, input.sessionId);
+      if (old !== t.content) idx.turnTerms.add(rowid, t.content, old === undefined ? undefined : lexicalTokens(old));
+      indexTurnPlace(idx, rowid, t);
     }
     for (const [rowid, m] of memoryRows) indexMemory(idx, rowid, m);
     for (const [rowid, m] of changedRows) idx.memoryHeads.set(rowid, memoryHead(m, rowid));
@@ -458,7 +459,7 @@ export class Ledger {
     const turnVectors = await this.embed(data.turns.map((t) => t.content));
     const memoryVectors = await this.embed(data.memories.map((m) => m.text));
     const idx = this.index(ns);
-    const turnRows: Array<[number, string, string]> = [];
+    const turnRows: Array<[number, StoredTurn]> = [];
     const memoryRows: Array<[number, Memory]> = [];
     this.store.transaction(() => {
       for (const s of data.sessions) this.store.upsertSession(ns, s.id, s.index, s.time);
@@ -467,7 +468,7 @@ export class Ledger {
       }
       data.turns.forEach((t, i) => {
         const rowid = this.store.putTurn(ns, t);
-        turnRows.push([rowid, t.content, t.sessionId]);
+        turnRows.push([rowid, t]);
         const v = turnVectors[i];
         if (v) {
           this.store.putVector(ns, "turns", rowid, v);
@@ -487,9 +488,9 @@ export class Ledger {
       });
       for (const l of data.links) this.store.addLink(ns, l);
     });
-    for (const [rowid, text, sessionId] of turnRows) {
-      idx.turnTerms.add(rowid, text);
-      idx.turnSession.set(rowid, sessionId);
+    for (const [rowid, t] of turnRows) {
+      idx.turnTerms.add(rowid, t.content);
+      indexTurnPlace(idx, rowid, t);
     }
     for (const [rowid, m] of memoryRows) indexMemory(idx, rowid, m);
     for (const l of data.links) indexLink(idx, l);
@@ -516,4 +517,10 @@ function indexMemory(idx: NamespaceIndex, rowid: number, m: Memory): void {
   idx.memoryTerms.add(rowid, memorySearchText(m));
   idx.memoryHeads.set(rowid, memoryHead(m, rowid));
   idx.memoryRowid.set(m.id, rowid);
+}
+
+/** Where a turn sits: its session and position, for ranking and for reading the turns a bundle shows. */
+function indexTurnPlace(idx: NamespaceIndex, rowid: number, t: Pick<StoredTurn, "sessionId" | "position">): void {
+  idx.turnSession.set(rowid, t.sessionId);
+  idx.turnPosition.set(rowid, t.position);
 }

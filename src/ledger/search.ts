@@ -16,7 +16,7 @@ import type { SessionTerms } from "./session-terms.ts";
 import type { SessionVectors } from "./session-vectors.ts";
 import type { LedgerStore, MemoryHead, SessionRow } from "./store.ts";
 import type { TermIndex } from "./term-index.ts";
-import type { Hit, Link, Memory, StoredTurn } from "./types.ts";
+import type { Hit, Link, Memory } from "./types.ts";
 import { USER } from "./types.ts";
 import type { VectorIndex } from "./vector-index.ts";
 
@@ -125,6 +125,8 @@ export interface NamespaceIndex {
   links: Map<string, Link[]>;
   /** Turn rowid → session id. */
   turnSession: Map<number, string>;
+  /** Turn rowid → position in its session. */
+  turnPosition: Map<number, number>;
   /** The namespace's sessions in timeline order, and by id; dropped on every write. */
   sessionRows?: SessionRow[];
   sessionById?: Map<string, SessionRow>;
@@ -140,8 +142,6 @@ export interface SearchInput {
   /** Only these sessions may be returned (a replay that fires probes inside the timeline). */
   only?: ReadonlySet<string>;
 }
-
-type Turn = StoredTurn & { rowid: number };
 
 function rankMap<T>(keys: readonly T[]): Map<T, number> {
   const out = new Map<T, number>();
@@ -414,14 +414,16 @@ export function searchLedger(
     }
   }
 
+  // Each placed session's matched turns, best first (equal scores: the earlier turn).
   const wanted = new Set(placed);
-  const turnsBySession = new Map<string, Turn[]>();
-  const shownTurns = [...turnSession].filter(([rowid, sessionId]) => turnScore.has(rowid) && wanted.has(sessionId));
-  for (const t of store.turnsByRowid(shownTurns.map(([rowid]) => rowid)).values()) {
-    const list = turnsBySession.get(t.sessionId);
-    if (list) list.push(t);
-    else turnsBySession.set(t.sessionId, [t]);
+  const matchedTurns = new Map<string, number[]>();
+  for (const [rowid, sessionId] of turnSession) {
+    if (!turnScore.has(rowid) || !wanted.has(sessionId)) continue;
+    const list = matchedTurns.get(sessionId);
+    if (list) list.push(rowid);
+    else matchedTurns.set(sessionId, [rowid]);
   }
+  for (const list of matchedTurns.values()) list.sort((a, b) => turnScore.get(b)! - turnScore.get(a)! || a - b);
 
   // Whole memory rows only for the memories the bundles show.
   const shownMemories = store.memoriesByRowid(placed.flatMap((id) => topMemories(id).map((m) => m.rowid)));
@@ -435,8 +437,7 @@ export function searchLedger(
       store,
       ns,
       sessionById.get(id)!,
-      turnsBySession.get(id) ?? [],
-      turnScore,
+      (matchedTurns.get(id) ?? []).slice(0, p.turnsPerHit).map((rowid) => index.turnPosition.get(rowid)!),
       topMemories(id).map((m) => shownMemories.get(m.rowid)!),
       index,
       p,
@@ -486,21 +487,20 @@ function bundle(
   store: LedgerStore,
   ns: string,
   session: SessionRow,
-  turns: Turn[],
-  turnScore: Map<number, number>,
+  matched: number[],
   memories: Array<Memory & { rowid: number }>,
   index: NamespaceIndex,
   p: RetrievalParams,
 ): Hit | undefined {
   const mems = memories.slice(0, p.memoriesPerHit);
-  let chosen = [...turns].sort((a, b) => turnScore.get(b.rowid)! - turnScore.get(a.rowid)!).slice(0, p.turnsPerHit);
-  if (!chosen.length && !mems.length) {
-    // A sibling session reached only through a link: show the turns its memory came from.
-    chosen = store.turnsBetween(ns, session.id, 0, p.turnsPerHit - 1);
-  }
+  // A sibling session reached only through a link: show its opening turns.
+  const positions = matched.length || mems.length ? matched : Array.from({ length: p.turnsPerHit }, (_, i) => i);
+  // The matched turns and their neighbours, read in one go: in a dialogue the fact
+  // is often in the reply to (or the prompt of) the turn that matched.
+  const near = new Set<number>();
+  for (const at of positions) for (let d = -p.turnWindow; d <= p.turnWindow; d++) near.add(at + d);
+  const chosen = near.size ? store.turnsAt(ns, session.id, [...near]) : [];
   if (!chosen.length && !mems.length) return undefined;
-  if (p.turnWindow > 0 && chosen.length) chosen = withNeighbours(store, ns, session.id, chosen, p.turnWindow);
-  chosen.sort((a, b) => a.position - b.position);
   const links = linksOf(
     index,
     mems.map((m) => m.id),
@@ -520,15 +520,4 @@ function bundle(
     memories: mems.map(({ rowid: _r, ...m }) => m),
     links,
   };
-}
-
-/** The chosen turns and, around each, up to `window` turns on either side. */
-function withNeighbours(store: LedgerStore, ns: string, sessionId: string, chosen: Turn[], window: number): Turn[] {
-  const positions = chosen.map((t) => t.position);
-  const near = store.turnsBetween(ns, sessionId, Math.min(...positions) - window, Math.max(...positions) + window);
-  const picked = new Map(chosen.map((t) => [t.position, t]));
-  for (const t of near) {
-    if (!picked.has(t.position) && positions.some((p) => Math.abs(p - t.position) <= window)) picked.set(t.position, t);
-  }
-  return [...picked.values()];
 }

@@ -339,6 +339,14 @@ export class LedgerStore {
     return rows.map(toTurn);
   }
 
+  /** The turns of a session at these positions, in order. */
+  turnsAt(ns: string, sessionId: string, positions: readonly number[]): Array<StoredTurn & { rowid: number }> {
+    const rows = this.sql(
+      "SELECT t.*, s.idx FROM turns t JOIN sessions s ON s.ns = t.ns AND s.id = t.session_id WHERE t.ns = ? AND t.session_id = ? AND t.position IN (SELECT value FROM json_each(?)) ORDER BY t.position",
+    ).all(ns, sessionId, JSON.stringify(positions)) as Row[];
+    return rows.map(toTurn);
+  }
+
   turnsByRowid(rowids: readonly number[]): Map<number, StoredTurn & { rowid: number }> {
     const out = new Map<number, StoredTurn & { rowid: number }>();
     if (!rowids.length) return out;
