@@ -9,20 +9,10 @@ import { lexicalTokens } from "../systems/tokenize.ts";
 import { OfflineExtractor } from "./extract/offline.ts";
 import type { Extractor } from "./extract/types.ts";
 import { normaliseTime, stableId } from "./ids.ts";
+import { emptyIndex, indexLink, indexMemory, indexTurnPlace, type NamespaceIndex } from "./namespace-index.ts";
 import { type RelationProposer, resolve, ruleProposer } from "./resolve.ts";
-import {
-  DEFAULT_RETRIEVAL,
-  indexLink,
-  type NamespaceIndex,
-  type RetrievalParams,
-  type RetrievalWeights,
-  searchLedger,
-  validAt,
-} from "./search.ts";
-import { SessionTerms } from "./session-terms.ts";
-import { SessionVectors } from "./session-vectors.ts";
-import { LedgerStore, memoryHead, memorySearchText } from "./store.ts";
-import { TermIndex } from "./term-index.ts";
+import { DEFAULT_RETRIEVAL, type RetrievalParams, type RetrievalWeights, searchLedger, validAt } from "./search.ts";
+import { LedgerStore, memoryHead } from "./store.ts";
 import type {
   Hit,
   LedgerExport,
@@ -126,17 +116,7 @@ export class Ledger {
   private index(ns: string): NamespaceIndex {
     let idx = this.indexes.get(ns);
     if (idx) return idx;
-    idx = {
-      centroids: new SessionVectors(),
-      terms: new SessionTerms(),
-      turnTerms: new TermIndex(),
-      memoryTerms: new TermIndex(),
-      memoryHeads: new Map(),
-      memoryRowid: new Map(),
-      links: new Map(),
-      turnSession: new Map(),
-      turnPosition: new Map(),
-    };
+    idx = emptyIndex();
     // One read of the namespace's turns serves the term counts, the transcripts and the centroids.
     const bySession = new Map<string, Array<StoredTurn & { rowid: number }>>();
     for (const t of this.store.allTurns(ns)) {
@@ -510,17 +490,4 @@ export class Ledger {
       memories: this.store.memoriesOfSessions(ns, [...wanted]).map(({ rowid: _r, ...m }) => m),
     };
   }
-}
-
-/** A memory's entries in the namespace's in-process indexes: its terms and its ranking fields. */
-function indexMemory(idx: NamespaceIndex, rowid: number, m: Memory): void {
-  idx.memoryTerms.add(rowid, memorySearchText(m));
-  idx.memoryHeads.set(rowid, memoryHead(m, rowid));
-  idx.memoryRowid.set(m.id, rowid);
-}
-
-/** Where a turn sits: its session and position, for ranking and for reading the turns a bundle shows. */
-function indexTurnPlace(idx: NamespaceIndex, rowid: number, t: Pick<StoredTurn, "sessionId" | "position">): void {
-  idx.turnSession.set(rowid, t.sessionId);
-  idx.turnPosition.set(rowid, t.position);
 }

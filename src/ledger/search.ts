@@ -11,14 +11,12 @@
  * after the bundle that links them.
  */
 import { lexicalTokens } from "../systems/tokenize.ts";
+import { headsById, linksOf, type NamespaceIndex } from "./namespace-index.ts";
 import { aboutUser, queryTerms, queryWords } from "./query.ts";
-import type { SessionTerms } from "./session-terms.ts";
-import type { SessionVectors } from "./session-vectors.ts";
 import type { LedgerStore, MemoryHead, SessionRow } from "./store.ts";
 import type { TermIndex } from "./term-index.ts";
-import type { Hit, Link, Memory } from "./types.ts";
+import type { Hit, Memory } from "./types.ts";
 import { USER } from "./types.ts";
-import type { VectorIndex } from "./vector-index.ts";
 
 export interface RetrievalWeights {
   sessionLexical: number;
@@ -101,36 +99,6 @@ export const DEFAULT_RETRIEVAL: RetrievalParams = {
   contestedFactor: 0.8,
   otherSubjectFactor: 0.7,
 };
-
-/** The in-process indexes of one namespace. */
-export interface NamespaceIndex {
-  turns?: VectorIndex;
-  memories?: VectorIndex;
-  /** Centroid of each session's turn vectors. */
-  centroids: SessionVectors;
-  /**
-   * BM25+ over whole-session transcripts, and their term statistics for lexical
-   * feedback. Classic BM25 has no lower bound per matching term, which
-   * over-penalises long sessions; BM25+ measured better here.
-   */
-  terms: SessionTerms;
-  /** BM25 over turns and over memories. */
-  turnTerms: TermIndex;
-  memoryTerms: TermIndex;
-  /** Memory rowid → what ranking reads of it; only the memories a result shows are read whole. */
-  memoryHeads: Map<number, MemoryHead>;
-  /** Memory id → rowid. */
-  memoryRowid: Map<string, number>;
-  /** Memory id → the links touching it. */
-  links: Map<string, Link[]>;
-  /** Turn rowid → session id. */
-  turnSession: Map<number, string>;
-  /** Turn rowid → position in its session. */
-  turnPosition: Map<number, number>;
-  /** The namespace's sessions in timeline order, and by id; dropped on every write. */
-  sessionRows?: SessionRow[];
-  sessionById?: Map<string, SessionRow>;
-}
 
 export interface SearchInput {
   ns: string;
@@ -452,35 +420,6 @@ export function searchLedger(
     hits.push({ ...hit, score });
   }
   return hits;
-}
-
-/** A link in the namespace's in-process index, under both of its ends; a link already held is ignored. */
-export function indexLink(index: Pick<NamespaceIndex, "links">, link: Link): void {
-  for (const end of link.from === link.to ? [link.from] : [link.from, link.to]) {
-    const list = index.links.get(end);
-    if (!list) index.links.set(end, [link]);
-    else if (!list.some((l) => l.from === link.from && l.to === link.to && l.relation === link.relation))
-      list.push(link);
-  }
-}
-
-/** The distinct links touching any of the memories, in (from, to, relation) order. */
-function linksOf(index: NamespaceIndex, ids: readonly string[]): Link[] {
-  const out = new Map<string, Link>();
-  for (const id of ids)
-    for (const l of index.links.get(id) ?? []) out.set(`${l.from}\u0000${l.to}\u0000${l.relation}`, l);
-  return [...out.entries()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map(([, l]) => l);
-}
-
-/** The heads of the memories with these ids, in write order. */
-function headsById(index: NamespaceIndex, ids: readonly string[]): MemoryHead[] {
-  const out: MemoryHead[] = [];
-  for (const id of new Set(ids)) {
-    const rowid = index.memoryRowid.get(id);
-    const head = rowid === undefined ? undefined : index.memoryHeads.get(rowid);
-    if (head) out.push(head);
-  }
-  return out.sort((a, b) => a.seq - b.seq);
 }
 
 function bundle(

@@ -1,0 +1,101 @@
+/**
+ * The in-process indexes of one namespace: what search reads instead of SQLite.
+ * The store is the durable copy; these are built from it when a namespace is
+ * first used and updated after each write commits (ledger.ts).
+ */
+import { SessionTerms } from "./session-terms.ts";
+import { SessionVectors } from "./session-vectors.ts";
+import { type MemoryHead, memoryHead, memorySearchText, type SessionRow } from "./store.ts";
+import { TermIndex } from "./term-index.ts";
+import type { Link, Memory, StoredTurn } from "./types.ts";
+import type { VectorIndex } from "./vector-index.ts";
+
+/** The in-process indexes of one namespace. */
+export interface NamespaceIndex {
+  turns?: VectorIndex;
+  memories?: VectorIndex;
+  /** Centroid of each session's turn vectors. */
+  centroids: SessionVectors;
+  /**
+   * BM25+ over whole-session transcripts, and their term statistics for lexical
+   * feedback. Classic BM25 has no lower bound per matching term, which
+   * over-penalises long sessions; BM25+ measured better here.
+   */
+  terms: SessionTerms;
+  /** BM25 over turns and over memories. */
+  turnTerms: TermIndex;
+  memoryTerms: TermIndex;
+  /** Memory rowid → what ranking reads of it; only the memories a result shows are read whole. */
+  memoryHeads: Map<number, MemoryHead>;
+  /** Memory id → rowid. */
+  memoryRowid: Map<string, number>;
+  /** Memory id → the links touching it. */
+  links: Map<string, Link[]>;
+  /** Turn rowid → session id. */
+  turnSession: Map<number, string>;
+  /** Turn rowid → position in its session. */
+  turnPosition: Map<number, number>;
+  /** The namespace's sessions in timeline order, and by id; dropped on every write. */
+  sessionRows?: SessionRow[];
+  sessionById?: Map<string, SessionRow>;
+}
+
+export function emptyIndex(): NamespaceIndex {
+  return {
+    centroids: new SessionVectors(),
+    terms: new SessionTerms(),
+    turnTerms: new TermIndex(),
+    memoryTerms: new TermIndex(),
+    memoryHeads: new Map(),
+    memoryRowid: new Map(),
+    links: new Map(),
+    turnSession: new Map(),
+    turnPosition: new Map(),
+  };
+}
+
+/** A memory's entries in the namespace's in-process indexes: its terms and its ranking fields. */
+export function indexMemory(index: NamespaceIndex, rowid: number, m: Memory): void {
+  index.memoryTerms.add(rowid, memorySearchText(m));
+  index.memoryHeads.set(rowid, memoryHead(m, rowid));
+  index.memoryRowid.set(m.id, rowid);
+}
+
+/** Where a turn sits: its session and position, for ranking and for reading the turns a bundle shows. */
+export function indexTurnPlace(
+  index: NamespaceIndex,
+  rowid: number,
+  t: Pick<StoredTurn, "sessionId" | "position">,
+): void {
+  index.turnSession.set(rowid, t.sessionId);
+  index.turnPosition.set(rowid, t.position);
+}
+
+/** A link in the namespace's in-process index, under both of its ends; a link already held is ignored. */
+export function indexLink(index: Pick<NamespaceIndex, "links">, link: Link): void {
+  for (const end of link.from === link.to ? [link.from] : [link.from, link.to]) {
+    const list = index.links.get(end);
+    if (!list) index.links.set(end, [link]);
+    else if (!list.some((l) => l.from === link.from && l.to === link.to && l.relation === link.relation))
+      list.push(link);
+  }
+}
+
+/** The distinct links touching any of the memories, in (from, to, relation) order. */
+export function linksOf(index: NamespaceIndex, ids: readonly string[]): Link[] {
+  const out = new Map<string, Link>();
+  for (const id of ids)
+    for (const l of index.links.get(id) ?? []) out.set(`${l.from}\u0000${l.to}\u0000${l.relation}`, l);
+  return [...out.entries()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map(([, l]) => l);
+}
+
+/** The heads of the memories with these ids, in write order. */
+export function headsById(index: NamespaceIndex, ids: readonly string[]): MemoryHead[] {
+  const out: MemoryHead[] = [];
+  for (const id of new Set(ids)) {
+    const rowid = index.memoryRowid.get(id);
+    const head = rowid === undefined ? undefined : index.memoryHeads.get(rowid);
+    if (head) out.push(head);
+  }
+  return out.sort((a, b) => a.seq - b.seq);
+}
