@@ -167,11 +167,14 @@ function best(scores: ReadonlyMap<string, number>, n: number, tie?: (a: string, 
   return (entries.length > n ? entries.slice(0, n) : entries).map(([id]) => id);
 }
 
-function jaccard(ta: ReadonlySet<string>, tb: ReadonlySet<string>): number {
-  if (!ta.size || !tb.size) return 0;
+/** Whether two word sets overlap by more than `threshold` (Jaccard). */
+function nearDuplicate(ta: ReadonlySet<string>, tb: ReadonlySet<string>, threshold: number): boolean {
+  const [small, large] = ta.size <= tb.size ? [ta, tb] : [tb, ta];
+  // Jaccard is at most |small| / |large|: sets of unlike sizes need no counting.
+  if (!small.size || small.size / large.size <= threshold) return false;
   let inter = 0;
-  for (const t of ta) if (tb.has(t)) inter++;
-  return inter / (ta.size + tb.size - inter);
+  for (const t of small) if (large.has(t)) inter++;
+  return inter / (small.size + large.size - inter) > threshold;
 }
 
 export function searchLedger(
@@ -412,7 +415,8 @@ export function searchLedger(
     );
     if (!hit) continue;
     const words = new Set(lexicalTokens(hit.text));
-    if (shown.some((other) => jaccard(other, words) > 0.9)) continue;
+    const dup = shown.some((other) => nearDuplicate(other, words, 0.9));
+    if (dup) continue;
     shown.push(words);
     // Scores stay non-increasing even where a sibling was pulled up.
     const score = Math.min(last, fused.get(id) ?? 0);
