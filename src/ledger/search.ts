@@ -415,8 +415,7 @@ export function searchLedger(
     );
     if (!hit) continue;
     const words = new Set(lexicalTokens(hit.text));
-    const dup = shown.some((other) => nearDuplicate(other, words, 0.9));
-    if (dup) continue;
+    if (shown.some((other) => nearDuplicate(other, words, 0.9))) continue;
     shown.push(words);
     // Scores stay non-increasing even where a sibling was pulled up.
     const score = Math.min(last, fused.get(id) ?? 0);
