@@ -231,6 +231,19 @@ describe("ledger store", () => {
     assert.deepEqual([...stored[0]!.vector], [...expected!]);
   });
 
+  it("keeps near-duplicate bundles out of the top k", async () => {
+    const l = await ledger();
+    const text = "Miso the cat only eats the salmon kibble from the corner shop.";
+    await l.add("a", session("s1", "2024-01-10", text));
+    await l.add("a", session("s2", "2024-01-11", text));
+    await l.add("a", session("s3", "2024-01-12", "Miso the cat hid under the bed during the storm."));
+    const hits = await l.search("a", "Miso cat salmon kibble", { k: 3 });
+    const ids = hits.flatMap((h) => h.sessionIds);
+    // One copy of the repeated session, and the other session about the cat.
+    assert.equal(ids.filter((id) => id === "s1" || id === "s2").length, 1);
+    assert.ok(ids.includes("s3"));
+  });
+
   it("a re-sent turn with new wording is found by its new wording only", async () => {
     const l = new Ledger(); // lexical only, so nothing but the words can match
     const s = session("s1", "2024-01-10", "Thinking about pasta recipes tonight.");
