@@ -167,6 +167,30 @@ function best(scores: ReadonlyMap<string, number>, n: number, tie?: (a: string, 
   return (entries.length > n ? entries.slice(0, n) : entries).map(([id]) => id);
 }
 
+/**
+ * Word sets of texts seen by recent searches, by line: the same turns come back
+ * query after query, and tokenising a bundle's long turns was the largest cost of
+ * the near-duplicate check. Keyed by the line itself, so a rewritten turn simply
+ * misses; the oldest entries go first past the limit.
+ */
+const lineWords = new Map<string, readonly string[]>();
+const LINE_WORDS_LIMIT = 20_000;
+
+/** The distinct words of `text` (as `lexicalTokens` gives them; no word spans a line break). */
+function wordsOf(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const line of text.split("\n")) {
+    let words = lineWords.get(line);
+    if (!words) {
+      words = [...new Set(lexicalTokens(line))];
+      if (lineWords.size >= LINE_WORDS_LIMIT) lineWords.delete(lineWords.keys().next().value!);
+      lineWords.set(line, words);
+    }
+    for (const w of words) out.add(w);
+  }
+  return out;
+}
+
 /** Whether two word sets overlap by more than `threshold` (Jaccard). */
 function nearDuplicate(ta: ReadonlySet<string>, tb: ReadonlySet<string>, threshold: number): boolean {
   const [small, large] = ta.size <= tb.size ? [ta, tb] : [tb, ta];
@@ -414,7 +438,7 @@ export function searchLedger(
       p,
     );
     if (!hit) continue;
-    const words = new Set(lexicalTokens(hit.text));
+    const words = wordsOf(hit.text);
     if (shown.some((other) => nearDuplicate(other, words, 0.9))) continue;
     shown.push(words);
     // Scores stay non-increasing even where a sibling was pulled up.
