@@ -23,9 +23,9 @@ export class SessionTerms {
   }
 
   upsert(sessionId: string, text: string): void {
-    this.index.add(sessionId, text, this.tf.get(sessionId)?.keys());
-    const counts = new Map<string, number>();
     const tokens = lexicalTokens(text);
+    this.index.addTokens(sessionId, tokens, this.tf.get(sessionId)?.keys());
+    const counts = new Map<string, number>();
     for (const t of tokens) counts.set(t, (counts.get(t) ?? 0) + 1);
     this.tf.set(sessionId, counts);
     this.length.set(sessionId, Math.max(1, tokens.length));

@@ -328,14 +328,9 @@ export class LedgerStore {
   }
 
   turnsOfSession(ns: string, sessionId: string): Array<StoredTurn & { rowid: number }> {
-    return this.turnsBetween(ns, sessionId, Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
-  }
-
-  /** The turns of a session whose positions lie in [from, to], in order. */
-  turnsBetween(ns: string, sessionId: string, from: number, to: number): Array<StoredTurn & { rowid: number }> {
     const rows = this.sql(
-      "SELECT t.*, s.idx FROM turns t JOIN sessions s ON s.ns = t.ns AND s.id = t.session_id WHERE t.ns = ? AND t.session_id = ? AND t.position BETWEEN ? AND ? ORDER BY t.position",
-    ).all(ns, sessionId, from, to) as Row[];
+      "SELECT t.*, s.idx FROM turns t JOIN sessions s ON s.ns = t.ns AND s.id = t.session_id WHERE t.ns = ? AND t.session_id = ? ORDER BY t.position",
+    ).all(ns, sessionId) as Row[];
     return rows.map(toTurn);
   }
 

@@ -78,8 +78,12 @@ export class TermIndex<K extends number | string = number> {
    * replaced text's terms, lets the removal visit only their posting lists.
    */
   add(id: K, text: string, previous?: Iterable<string>): void {
+    this.addTokens(id, lexicalTokens(text), previous);
+  }
+
+  /** As `add`, for a text already tokenised with `lexicalTokens`. */
+  addTokens(id: K, tokens: readonly string[], previous?: Iterable<string>): void {
     this.remove(id, previous);
-    const tokens = lexicalTokens(text);
     const counts = new Map<string, number>();
     for (const t of tokens) counts.set(t, (counts.get(t) ?? 0) + 1);
     const slot = this.slots++;
@@ -147,7 +151,7 @@ export class TermIndex<K extends number | string = number> {
     return selectiveTerms(terms, this.df, this.documents, minDocuments, maxShare);
   }
 
-  /** The `limit` best documents for the terms, best first (ties: lower rowid first). */
+  /** The `limit` best documents for the terms, best first (ties: lower key first). */
   search(terms: readonly string[], limit: number): TermHit<K>[] {
     if (!this.documents || limit <= 0) return [];
     if (this.scores.length < this.slots) this.scores = new Float64Array(this.lengths.length);

@@ -1,7 +1,7 @@
 /**
  * An in-process vector index over unit vectors: exact cosine for small sets; for
- * large ones a sign-bit (1 bit per dimension) Hamming pass picks candidates that
- * are then rescored exactly. Vectors are persisted in sqlite-vec tables by the
+ * large ones a Hamming pass over 1-bit sketches (`SignSketch`) picks candidates
+ * that are then rescored exactly. Vectors are persisted in sqlite-vec tables by the
  * store; this index is the fast path that search reads.
  */
 import { enlarged } from "../util/typed-arrays.ts";
