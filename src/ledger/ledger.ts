@@ -172,6 +172,7 @@ export class Ledger {
     const sessionTime = normaliseTime(input.time) ?? known?.time;
     const existingTurns = known ? this.store.turnsOfSession(ns, input.sessionId) : [];
     const positions = new Map(existingTurns.map((t) => [t.id, t.position]));
+    const storedRowids = new Set(existingTurns.map((t) => t.rowid));
     let nextPosition = existingTurns.length;
     const turns: StoredTurn[] = input.turns.map((t) => {
       const position = positions.get(t.id) ?? nextPosition++;
@@ -234,7 +235,7 @@ export class Ledger {
         turnRows.push([rowid, t]);
         const v = turnVectors[i];
         if (v) {
-          this.store.putVector(ns, "turns", rowid, v);
+          this.store.putVector(ns, "turns", rowid, v, storedRowids.has(rowid));
           idx.turns ??= new VectorIndex(v.length);
           idx.turns.add(rowid, v);
         }

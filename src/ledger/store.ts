@@ -212,22 +212,16 @@ export class LedgerStore {
     }
   }
 
-  putVector(ns: string, table: "turns" | "memories", rowid: number, vector: Float32Array): void {
-    const v = vectorTables(this.namespaceId(ns, true)!);
-    const name = v[table];
-    const insert = () =>
-      this.sql(`INSERT INTO ${name} (rowid, embedding) VALUES (?, ?)`).run(
-        BigInt(rowid),
-        Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength),
-      );
-    // Most vectors are new; a delete first cost vec0 a chunk lookup for each (a fifth of ingest).
-    try {
-      insert();
-    } catch (error) {
-      if (!/UNIQUE/i.test((error as Error).message)) throw error;
-      this.sql(`DELETE FROM ${name} WHERE rowid = ?`).run(BigInt(rowid));
-      insert();
-    }
+  /** Stores the vector of a turn or memory; `replace` when the row may hold one already (a re-sent turn). */
+  putVector(ns: string, table: "turns" | "memories", rowid: number, vector: Float32Array, replace = false): void {
+    const name = vectorTables(this.namespaceId(ns, true)!)[table];
+    // Only a re-sent turn has a vector to replace: a delete before every insert cost vec0
+    // a chunk lookup for each new vector (a fifth of ingest).
+    if (replace) this.sql(`DELETE FROM ${name} WHERE rowid = ?`).run(BigInt(rowid));
+    this.sql(`INSERT INTO ${name} (rowid, embedding) VALUES (?, ?)`).run(
+      BigInt(rowid),
+      Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength),
+    );
   }
 
   /** Every stored vector of a namespace's table, to warm the in-process index. */
