@@ -11,6 +11,11 @@
  * shape the IDF and feedback statistics, and gains found that way did not
  * survive a faithful replay (docs/ledger.md). Same embedder as the bench
  * (MEMBENCH_EMBEDDER or use-lite, cached).
+ *
+ * Held-out cases (bench/ledger.ts `heldOut`) are left out. `--held-out` runs
+ * only them, to check a change already chosen on data it was not chosen on:
+ *
+ *   npx tsx bench/ledger-tune.ts --held-out '{}'
  */
 import { loadDataset } from "../src/benchmarks/index.ts";
 import { createEmbedder } from "../src/embed/create.ts";
@@ -39,11 +44,18 @@ function parseVariants(args: readonly string[]): Array<[string, Retrieval]> {
 }
 
 async function main(): Promise<void> {
-  const variants = parseVariants(process.argv.slice(2));
+  const args = process.argv.slice(2);
+  const heldOut = args.includes("--held-out");
+  const variants = parseVariants(args.filter((a) => a !== "--held-out"));
   const s = resolveModelSettings({});
   const embedder = await createEmbedder(process.env.MEMBENCH_EMBEDDER ?? "use-lite", { cacheDir: s.cacheDir });
-  for (const c of CASES) {
+  // Held-out cases stay out of tuning, so they keep measuring whether the defaults carry over.
+  for (const c of CASES.filter((x) => (x.heldOut ?? false) === heldOut)) {
     const data = caseData(c);
+    if (!data) {
+      console.log(`\n### ${c.name}: no data, skipped`);
+      continue;
+    }
     const dataset = await loadDataset(c.bench, data);
     const protocol = protocolFor(dataset.benchmark)();
     const episodes = dataset.episodes.map((e) => protocol.prepare(e));

@@ -4,7 +4,8 @@
  * the same run and with the same embedder; (2) latency and footprint at scale on
  * a deterministic synthetic history of 100k memories.
  *
- * Run alone with `npx tsx bench/ledger.ts [retrieval|latency]`. The embedder for
+ * Run alone with `npx tsx bench/ledger.ts [retrieval [case…]|latency]`. The
+ * `memora-monthly` case is held out: no retrieval weight was tuned on it. The embedder for
  * (1) is MEMBENCH_EMBEDDER or use-lite (vectors cached after the first run); the
  * 100k test uses hashing:256, as embedding 100k texts with USE-lite takes too long
  * here, and USE-lite's own query time is reported beside it.
@@ -28,9 +29,17 @@ export const SHARED = resolve(import.meta.dirname, "../../shared/datasets");
 export const FIXTURES = resolve(import.meta.dirname, "../test/fixtures");
 
 export interface Case {
+  /** Name on the command line (`npx tsx bench/ledger.ts retrieval <name>…`). */
+  name: string;
   bench: string;
   shared: string;
-  fixture: string;
+  /** The project's own fixture in the same format, used when ../shared is absent. */
+  fixture?: string;
+  /**
+   * A sample no retrieval weight was tuned on: `bench/ledger-tune.ts` leaves it
+   * out, so it stays a check of whether the tuned defaults carry over.
+   */
+  heldOut?: boolean;
   /** Columns: label and how to read it from a result row. */
   columns: Array<[string, (row: ResultRow) => number | undefined]>;
   /** Depth at which the ledger's and session BM25's misses are analysed (bench/ledger-misses.ts). */
@@ -49,8 +58,15 @@ function locomoCats14(key: string) {
   };
 }
 
+const MEMORA_COLUMNS: Case["columns"] = [
+  ["recall@10", m("recall@10")],
+  ["stale@10 (lower is better)", m("stale@10")],
+  ["recall_all@10", m("recall_all@10")],
+];
+
 export const CASES: Case[] = [
   {
+    name: "realmem",
     bench: "realmem",
     shared: "realmem",
     fixture: "realmem",
@@ -62,6 +78,7 @@ export const CASES: Case[] = [
     missesAt: 10,
   },
   {
+    name: "locomo",
     bench: "locomo",
     shared: "locomo",
     fixture: "locomo",
@@ -71,6 +88,7 @@ export const CASES: Case[] = [
     ],
   },
   {
+    name: "subtlememory",
     bench: "subtlememory",
     shared: "subtlememory",
     fixture: "subtlememory",
@@ -83,35 +101,55 @@ export const CASES: Case[] = [
     missesAt: 5,
   },
   {
+    name: "memora",
     bench: "memora",
     shared: "memora/weekly",
     fixture: "memora/weekly",
-    columns: [
-      ["recall@10", m("recall@10")],
-      ["stale@10 (lower is better)", m("stale@10")],
-      ["recall_all@10", m("recall_all@10")],
-    ],
+    columns: MEMORA_COLUMNS,
+  },
+  {
+    name: "memora-monthly",
+    bench: "memora",
+    shared: "memora/monthly",
+    heldOut: true,
+    columns: MEMORA_COLUMNS,
   },
 ];
 
 const SYSTEMS = ["bm25", "bm25-session", "hybrid", "hybrid-session", "ledger"];
 
-/** The shared sample of a case when `../shared` is there, else the project's fixture. */
-export function caseData(c: Case): string {
+/** The shared sample of a case when `../shared` is there, else the project's fixture (if it has one). */
+export function caseData(c: Case): string | undefined {
   const shared = join(SHARED, c.shared);
-  return existsSync(shared) ? shared : join(FIXTURES, c.fixture);
+  if (existsSync(shared)) return shared;
+  return c.fixture ? join(FIXTURES, c.fixture) : undefined;
+}
+
+/** The cases named on the command line (all when none is), with a clear error for an unknown name. */
+export function selectCases(names: readonly string[]): Case[] {
+  for (const name of names) {
+    if (!CASES.some((c) => c.name === name)) {
+      throw new Error(`unknown case "${name}"; known: ${CASES.map((c) => c.name).join(", ")}`);
+    }
+  }
+  return names.length ? CASES.filter((c) => names.includes(c.name)) : CASES;
 }
 
 export function fmt(x: number | undefined): string {
   return x === undefined || !Number.isFinite(x) ? "–" : x.toFixed(3);
 }
 
-export async function runRetrievalComparison(embedder = process.env.MEMBENCH_EMBEDDER ?? "use-lite"): Promise<void> {
+export async function runRetrievalComparison(
+  cases: readonly Case[] = CASES,
+  embedder = process.env.MEMBENCH_EMBEDDER ?? "use-lite",
+): Promise<void> {
   console.log(`\n## ledger retrieval vs baselines (embedder ${embedder}, every system in one run)\n`);
-  for (const c of CASES) {
+  for (const c of cases) {
     const data = caseData(c);
-    if (!existsSync(data)) {
-      console.log(`${c.bench}: no data, skipped`);
+    if (!data || !existsSync(data)) {
+      console.log(
+        `${c.name}: no data (${c.fixture ? "" : "no project fixture; "}../shared/datasets/${c.shared} absent), skipped\n`,
+      );
       continue;
     }
     const out = mkdtempSync(join(tmpdir(), "mb-ledger-bench-"));
@@ -119,7 +157,9 @@ export async function runRetrievalComparison(embedder = process.env.MEMBENCH_EMB
       const started = performance.now();
       const run = await startRun({ benchmark: c.bench, data, systems: SYSTEMS, out, progress: false, embedder });
       const seconds = ((performance.now() - started) / 1000).toFixed(0);
-      console.log(`### ${c.bench} — ${data.startsWith(SHARED) ? "shared sample" : "project fixture"} (${seconds} s)\n`);
+      const source = data.startsWith(SHARED) ? "shared sample" : "project fixture";
+      const tuned = c.heldOut ? ", held out: no weight was tuned on it" : "";
+      console.log(`### ${c.name} — ${source}${tuned} (${seconds} s)\n`);
       console.log(`| system | ${c.columns.map(([label]) => label).join(" | ")} | search p95 ms |`);
       console.log(`|---|${c.columns.map(() => "---:").join("|")}|---:|`);
       for (const row of run.summary.results) {
@@ -335,6 +375,6 @@ export async function runLedgerBench(): Promise<void> {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const which = process.argv[2] ?? "all";
-  if (which === "all" || which === "retrieval") await runRetrievalComparison();
+  if (which === "all" || which === "retrieval") await runRetrievalComparison(selectCases(process.argv.slice(3)));
   if (which === "all" || which === "latency") await runLatencyBench();
 }
