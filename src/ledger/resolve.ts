@@ -10,7 +10,8 @@
  * - contradicts: a different value of an invariant attribute. Both are kept; the
  *   first statement stays canonical and the later one is marked contested.
  * - conditional: different conditions, both valid.
- * - complements: a restatement; both kept and linked.
+ * - complements: a restatement, or another occurrence of an event; both kept
+ *   and linked.
  */
 import { isInvariant, normaliseValue } from "./extract/attributes.ts";
 import type { Link, Memory, Relation } from "./types.ts";
@@ -44,12 +45,21 @@ export function sameValue(a: string, b: string): boolean {
 export const ruleProposer: RelationProposer = {
   id: "rules",
   propose(existing, incoming) {
+    // Each event is its own occurrence (another coffee bought, another run logged): it adds, never replaces.
+    if (existing.kind === "event" && incoming.kind === "event") return "complements";
     const negatedOld = existing.value.startsWith("not ");
     const negatedNew = incoming.value.startsWith("not ");
     const conditionOld = existing.condition ?? "";
     const conditionNew = incoming.condition ?? "";
     if (conditionOld !== conditionNew && (conditionOld || conditionNew)) return "conditional";
     if (negatedOld === negatedNew && sameValue(existing.value, incoming.value)) return "complements";
+    // A negation ends only the value it names: "not experimental music" leaves "jazz music" standing.
+    if (
+      negatedOld !== negatedNew &&
+      !sameValue(existing.value.replace(/^not /, ""), incoming.value.replace(/^not /, ""))
+    ) {
+      return "complements";
+    }
     if (isInvariant(existing.attribute)) return "contradicts";
     return "supersedes";
   },

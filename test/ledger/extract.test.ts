@@ -64,6 +64,57 @@ describe("offline extractor", () => {
     assert.deepEqual(extract("I live in a lighthouse, says the assistant.", "assistant"), []);
   });
 
+  it("reads preferences that ended, grew or are held in other wordings", () => {
+    const drafts = (content: string) =>
+      extractTurns({ sessionId: "s", time: "2024-03-10", turns: [{ id: "t", role: "user", content }] }).map((d) => [
+        d.attribute,
+        d.value,
+        d.negated ?? false,
+      ]);
+    assert.deepEqual(
+      drafts("I used to really like Bonobo, but his music just doesn't do it for me now."),
+      [["preference:bonobo", "Bonobo", true]],
+      "'used to' ends the preference",
+    );
+    assert.deepEqual(
+      drafts("I used to be really into experimental music, but lately I'm finding myself drawn to downtempo."),
+      [
+        ["preference:music", "experimental music", true],
+        ["preference:downtempo", "downtempo", false],
+      ],
+    );
+    assert.deepEqual(drafts("I've been really into Kim Stanley Robinson's books lately."), [
+      ["preference:book", "Kim Stanley Robinson's books", false],
+    ]);
+    assert.deepEqual(drafts("I'm just not into trail running anymore."), [
+      ["preference:running", "trail running", true],
+    ]);
+    assert.deepEqual(drafts("I've always loved movies about space colonization."), [
+      ["preference:colonization", "movies about space colonization", false],
+    ]);
+    assert.deepEqual(drafts("I'm like so tired after that meeting."), [], "'I'm like' is not a preference");
+    assert.deepEqual(drafts("I'm not into it anymore."), [], "a pronoun names no attribute");
+  });
+
+  it("reads purchases, counted activity and goals as their own memories", () => {
+    const drafts = (content: string) =>
+      extractTurns({ sessionId: "s", time: "2024-03-10", turns: [{ id: "t", role: "user", content }] }).map((d) => [
+        d.kind,
+        d.attribute,
+        d.value,
+      ]);
+    assert.deepEqual(drafts("Speaking of routines, I spent $3.41 on coffee earlier."), [
+      ["event", "expense:coffee", "$3.41 on coffee"],
+    ]);
+    assert.deepEqual(drafts("I just grabbed a coffee for $4.78 on the way in."), [
+      ["event", "expense:coffee", "$4.78 on coffee"],
+    ]);
+    assert.deepEqual(drafts("I actually got 7,935 steps in today."), [["event", "log:steps", "7,935 steps"]]);
+    assert.deepEqual(drafts("My new goal is to keep coffee spending under $30 per week."), [
+      ["plan", "goal:week", "keep coffee spending under $30 per week"],
+    ]);
+  });
+
   it("attributes a named speaker's first-person statements to that speaker", () => {
     assert.deepEqual(
       extract("I live in Lisbon now.", "assistant", "Melanie").map((d) => [d.subject, d.attribute, d.value]),

@@ -42,6 +42,45 @@ describe("ledger resolution", () => {
     assert.equal(after?.status, "active");
   });
 
+  it("a preference that ended supersedes that value only, not another under the same key", async () => {
+    const l = await ledger();
+    await l.add("a", session("s1", "2024-01-10", "I love experimental music."));
+    await l.add("a", session("s2", "2024-03-10", "I used to love experimental music, but it's too harsh for me."));
+    assert.deepEqual(
+      only(l.export("a").memories, "preference:music").map((m) => [m.value, m.status]),
+      [
+        ["experimental music", "superseded"],
+        ["not experimental music", "active"],
+      ],
+    );
+    await l.add("b", session("s1", "2024-01-10", "I love jazz music."));
+    await l.add("b", session("s2", "2024-03-10", "I used to love experimental music, but it's too harsh for me."));
+    const music = only(l.export("b").memories, "preference:music");
+    assert.deepEqual(
+      music.map((m) => [m.value, m.status]),
+      [
+        ["jazz music", "active"],
+        ["not experimental music", "active"],
+      ],
+    );
+    assert.equal(l.links("b", music[1]!.id)[0]?.relation, "complements");
+  });
+
+  it("purchases add up: a second expense on the same item leaves the first standing", async () => {
+    const l = await ledger();
+    await l.add("a", session("s1", "2024-01-10", "I spent $3.41 on coffee this morning."));
+    await l.add("a", session("s2", "2024-01-11", "I spent $7.35 on coffee today."));
+    const coffee = only(l.export("a").memories, "expense:coffee");
+    assert.deepEqual(
+      coffee.map((m) => [m.value, m.status]),
+      [
+        ["$3.41 on coffee", "active"],
+        ["$7.35 on coffee", "active"],
+      ],
+    );
+    assert.equal(l.links("a", coffee[1]!.id)[0]?.relation, "complements");
+  });
+
   it("a different value of an invariant attribute contradicts it: both kept, the first canonical", async () => {
     const l = await ledger();
     await l.add("a", session("s1", "2024-01-10", "I was born in Oslo."));

@@ -27,7 +27,7 @@ const FIRST_PERSON = /\b(?:i|i'm|i've|i'd|i'll|my|me|we|we're|our)\b/i;
 const CHANGE =
   /\b(?:now|no longer|not anymore|anymore|these days|switched|changed|moved|started|stopped|quit|gave up|instead|recently|finally|used to)\b/i;
 const NEGATION =
-  /\b(?:no longer|not anymore|anymore|stopped|quit|gave up|don't|do not|doesn't|does not|never|can't stand|cannot stand|hate|hates|dislike|dislikes)\b/i;
+  /\b(?:no longer|not anymore|anymore|stopped|quit|gave up|don't|do not|doesn't|does not|never|can't stand|cannot stand|hate|hates|hated|dislike|dislikes|disliked)\b/i;
 const CONDITION =
   /\b((?:when|whenever|while|if|during|before|after)\s+[^,.;!?]+|on (?:weekends?|weekdays|workdays|rainy days|hot days|cold days)|in the (?:morning|afternoon|evening|summer|winter)s?|at (?:night|work|home|the office|the gym))/i;
 const STOP =
@@ -46,6 +46,8 @@ interface Rule {
   attribute: (m: RegExpExecArray) => string | undefined;
   value: (m: RegExpExecArray) => string;
   change?: boolean;
+  /** Whether the match states that the value does not (or no longer) hold, beyond the sentence's negation words. */
+  negated?: (m: RegExpExecArray) => boolean;
 }
 
 function cut(text: string | undefined): string {
@@ -54,9 +56,28 @@ function cut(text: string | undefined): string {
   // Trailing adverbs belong to the statement, not to the value ("Lisbon now").
   return (m ? text.slice(0, m.index) : text)
     .trim()
-    .replace(/\s+(?:now|these days|nowadays|anymore|any more|again|too|as well|currently|already)$/i, "")
+    .replace(
+      /\s+(?:now|these days|nowadays|lately|recently|earlier|today|tonight|this morning|anymore|any more|again|too|as well|currently|already)$/i,
+      "",
+    )
     .trim();
 }
+
+/** Pronouns name no attribute: "I'm not into it anymore" is left to the raw turn. */
+const PRONOUN_OBJECT = /^(?:it|that|this|them|these|those|him|her|one|some|any)$/i;
+
+/** `preference:<head word>` of a liked or disliked object, without its condition or comparison. */
+function preferenceKey(object: string | undefined): string | undefined {
+  const bare = stripCondition(cut(object)).replace(/\s+(?:over|to|more than|rather than)\s+.*$/i, "");
+  const head = headWord(bare);
+  return head && !PRONOUN_OBJECT.test(head) ? `preference:${head}` : undefined;
+}
+
+/** Adverbs that may sit between the subject and a preference verb. */
+const PREFERENCE_ADVERBS =
+  "(?:really |absolutely |just |still |now |also |kind of |actually |do |truly |much |usually |generally |always |so |very |totally |getting |increasingly |more |quite |particularly |especially |finding myself |definitely )*";
+/** An amount of money: "$3.41", "$ 12", "40 dollars". */
+const MONEY = "(\\$\\s?[\\d,]+(?:\\.\\d+)?|[\\d,]+(?:\\.\\d+)?\\s(?:dollars|euros|pounds|bucks))";
 
 /** Predicates in the first person ("I live in …") and the third ("lives in …"); `S` is the subject part. */
 function rules(S: string): Rule[] {
@@ -136,16 +157,90 @@ function rules(S: string): Rule[] {
     },
     {
       re: new RegExp(
-        `${S}(?:really |absolutely |just |still |now |also |kind of |actually |do |truly |much |usually |generally |always )*(love|loves|like|likes|enjoy|enjoys|adore|adores|prefer|prefers|hate|hates|dislike|dislikes|can't stand|cannot stand|don't like|do not like|doesn't like|does not like|don't enjoy|no longer like|no longer likes|no longer enjoy|don't really like)\\s+([^,.;!?]+)`,
+        `${S}${PREFERENCE_ADVERBS}(love|loves|like|likes|enjoy|enjoys|adore|adores|prefer|prefers|hate|hates|dislike|dislikes|can't stand|cannot stand|don't like|do not like|doesn't like|does not like|don't enjoy|no longer like|no longer likes|no longer enjoy|don't really like)\\s+([^,.;!?]+)`,
         "i",
       ),
       kind: "preference",
-      attribute: (m) => {
-        const object = stripCondition(cut(m[2])).replace(/\s+(?:over|to|more than|rather than)\s+.*$/i, "");
-        const head = headWord(object);
-        return head ? `preference:${head}` : undefined;
-      },
+      attribute: (m) => preferenceKey(m[2]),
       value: (m) => stripCondition(cut(m[2])),
+    },
+    {
+      // "I've always loved X", "I've been really enjoying X lately" (not "I'm like …").
+      re: new RegExp(
+        `${S}(?:(?:have|has|'ve) ${PREFERENCE_ADVERBS}(?:loved|liked|enjoyed|adored|hated|disliked)|(?:am|'m|is|are|'re|have been|has been|'ve been) ${PREFERENCE_ADVERBS}(?:loving|enjoying|liking))\\s+([^,.;!?]+)`,
+        "i",
+      ),
+      kind: "preference",
+      attribute: (m) => preferenceKey(m[1]),
+      value: (m) => stripCondition(cut(m[1])),
+    },
+    {
+      // "I used to really like X, but …": a preference that has ended.
+      re: new RegExp(
+        `${S}used to (?:be )?${PREFERENCE_ADVERBS}(?:be )?(love|like|enjoy|adore|prefer|into|all about|a (?:big |huge |real )?fan of)\\s+([^,.;!?]+)`,
+        "i",
+      ),
+      kind: "preference",
+      attribute: (m) => preferenceKey(m[2]),
+      value: (m) => stripCondition(cut(m[2])),
+      change: true,
+      negated: () => true,
+    },
+    {
+      // "I've been really into X lately", "I'm finding myself drawn to X", "I'm just not into X anymore".
+      re: new RegExp(
+        `${S}(?:am|'m|is|are|'re|have been|has been|'ve been|been) ${PREFERENCE_ADVERBS}(not |no longer )?${PREFERENCE_ADVERBS}(into|all about|drawn to|leaning (?:more )?towards?|a (?:big |huge |real )?fan of|obsessed with|passionate about|hooked on|crazy about|keen on)\\s+([^,.;!?]+)`,
+        "i",
+      ),
+      kind: "preference",
+      attribute: (m) => preferenceKey(m[3]),
+      value: (m) => stripCondition(cut(m[3])),
+      negated: (m) => m[1] !== undefined,
+    },
+    {
+      // "I spent $3.41 on coffee": each purchase is its own event (see resolve.ts).
+      re: new RegExp(
+        `${S}(?:just |actually |also |only |already |probably )*(?:spent|paid|dropped) ${MONEY}\\s+(?:on|for)\\s+([^,.;!?]+)`,
+        "i",
+      ),
+      kind: "event",
+      attribute: (m) => {
+        const head = headWord(withoutTime(cut(m[2])));
+        return head ? `expense:${head}` : undefined;
+      },
+      value: (m) => `${m[1]} on ${cut(m[2])}`,
+    },
+    {
+      // "I just grabbed a coffee for $3.25".
+      re: new RegExp(
+        `${S}(?:just |actually |also |only |already )*(?:bought|grabbed|got|picked up|ordered|had) (?:a |an |some |the |my )?([^,.;!?$]+?) for ${MONEY}`,
+        "i",
+      ),
+      kind: "event",
+      attribute: (m) => {
+        const head = headWord(withoutTime(m[1]!));
+        return head ? `expense:${head}` : undefined;
+      },
+      value: (m) => `${m[2]} on ${cut(m[1])}`,
+    },
+    {
+      // Counted activity: "I got 7,935 steps in today", "I ran 5 miles".
+      re: new RegExp(
+        `${S}(?:just |actually |also |finally |only )*(?:got|walked|ran|did|logged|hit|completed|cycled|swam|slept|read|took) (?:in )?(?:about |around |over |almost |nearly )?([\\d,]+(?:\\.\\d+)?) (steps|miles|km|kilometers|laps|pages|hours|minutes|reps|push-?ups|calories)\\b`,
+        "i",
+      ),
+      kind: "event",
+      attribute: (m) => `log:${m[2]!.toLowerCase().replace(/-/g, "")}`,
+      value: (m) => `${m[1]} ${m[2]!.toLowerCase()}`,
+    },
+    {
+      re: /\b(?:my|his|her|our) (?:new |main |big |personal )?goal (?:is|was) to\s+([^,.;!?]+)/i,
+      kind: "plan",
+      attribute: (m) => {
+        const head = headWord(withoutTime(cut(m[1])));
+        return head ? `goal:${head}` : undefined;
+      },
+      value: (m) => cut(m[1]),
     },
     {
       re: new RegExp(
@@ -275,6 +370,7 @@ function extractSentence(sentence: string, ctx: Context, owner: Subject): Memory
     const attribute = rule.attribute(m);
     if (!attribute) continue;
     const draft = draftFrom(subject, rule.kind, attribute, rule.value(m), sentence, ctx, rule.change ?? false);
+    if (draft && rule.negated?.(m)) draft.negated = true;
     if (draft) out.push(draft);
   }
   if (out.length) return out;
