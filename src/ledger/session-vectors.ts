@@ -15,7 +15,8 @@ export class SessionVectors {
   }
 
   set(sessionId: string, vector: Float32Array): void {
-    this.index ??= new VectorIndex(vector.length);
+    // Never scanned whole, so no sketches (see VectorIndex).
+    this.index ??= new VectorIndex(vector.length, Number.POSITIVE_INFINITY);
     let n = this.numberOf.get(sessionId);
     if (n === undefined) {
       n = this.keyOf.length;

@@ -80,14 +80,18 @@ export class VectorIndex {
   /** Hamming distances of the last scan, kept to spare a 100k-entry allocation per query. */
   private dist = new Uint16Array(0);
 
-  /** `exactLimit`: up to this many vectors, every one is scored exactly. */
+  /**
+   * `exactLimit`: up to this many vectors, every one is scored exactly. An index
+   * that is never scanned past it (infinite limit: session centroids, only ever
+   * scored among given ids) keeps no sketches.
+   */
   constructor(
     readonly dim: number,
     private readonly exactLimit = EXACT_LIMIT,
   ) {
     this.sketch = new SignSketch(dim);
     // At least 128 bits, so the Hamming pass can be unrolled by four words.
-    this.words = this.sketch.size / 32;
+    this.words = Number.isFinite(exactLimit) ? this.sketch.size / 32 : 0;
     this.data = new Float32Array(1024 * dim);
     this.bits = new Uint32Array(1024 * this.words);
   }
@@ -106,7 +110,7 @@ export class VectorIndex {
     }
     this.ids[at] = id;
     this.data.set(vector, at * this.dim);
-    this.sketch.write(vector, this.bits, at * this.words);
+    if (this.words) this.sketch.write(vector, this.bits, at * this.words);
   }
 
   get(id: number): Float32Array | undefined {

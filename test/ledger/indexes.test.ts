@@ -219,6 +219,29 @@ describe("vector index", () => {
     assert.ok(found >= 80, `the prefilter kept ${found} of the exact top 100`);
   });
 
+  it("scores every vector exactly when it has no exact limit, at any size", () => {
+    const dim = 16;
+    const index = new VectorIndex(dim, Number.POSITIVE_INFINITY);
+    const rnd = mulberry(17);
+    const vectors: Float32Array[] = [];
+    for (let i = 0; i < 6000; i++) {
+      const v = Array.from({ length: dim }, () => rnd() - 0.5);
+      const n = Math.hypot(...v);
+      vectors.push(Float32Array.from(v.map((x) => x / n)));
+      index.add(i, vectors[i]!);
+    }
+    const q = vectors[77]!;
+    const exact = vectors
+      .map((v, i) => [i, v.reduce((s, x, j) => s + x * q[j]!, 0)] as const)
+      .sort((a, b) => b[1] - a[1] || a[0] - b[0])
+      .slice(0, 50)
+      .map(([i]) => i);
+    assert.deepEqual(
+      index.search(q, 50).map((h) => h.id),
+      exact,
+    );
+  });
+
   it("ranks a given subset in the order an exact ranking gives it", () => {
     const index = new VectorIndex(8);
     const rnd = mulberry(5);
