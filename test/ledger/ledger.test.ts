@@ -79,6 +79,11 @@ describe("ledger resolution", () => {
       ],
     );
     assert.equal(l.links("a", coffee[1]!.id)[0]?.relation, "complements");
+    assert.deepEqual(
+      l.current("a", "user", "expense:coffee").map((m) => m.value),
+      ["$3.41 on coffee", "$7.35 on coffee"],
+      "the standing entries are every purchase, for a total",
+    );
   });
 
   it("a different value of an invariant attribute contradicts it: both kept, the first canonical", async () => {
