@@ -15,6 +15,7 @@ import type { Dataset, Episode } from "../core/model.ts";
 import { createEmbedder } from "../embed/create.ts";
 import type { Embedder } from "../embed/types.ts";
 import { createChatModel, type ManagedChatModel, modelConfigured, resolveModelSettings } from "../llm/create.ts";
+import type { ChatModel } from "../llm/types.ts";
 import { type ScoreRunOptions, scoreRun } from "../score/score-run.ts";
 import { createSystem } from "../systems/index.ts";
 import type { MemorySystem } from "../systems/types.ts";
@@ -50,10 +51,19 @@ export interface RunOptions {
   /** USD per million tokens, for the cost estimate and `--max-cost`. */
   price?: { inputPerMTok: number; outputPerMTok: number };
   tokenBudget?: number;
+  /**
+   * Who writes the ledger system's memories: `llm` the configured model
+   * (structured output), `offline` the rule-based extractor, `auto` (default) the
+   * model when one is configured.
+   */
+  ledgerExtractor?: LedgerExtractorMode;
   progress?: boolean;
   /** Judges, prompts and benchmark options for the scoring that follows the answers. */
   scoring?: ScoreRunOptions;
 }
+
+export type LedgerExtractorMode = "auto" | "offline" | "llm";
+export const LEDGER_EXTRACTOR_MODES: readonly LedgerExtractorMode[] = ["auto", "offline", "llm"];
 
 export interface RunSnapshot {
   id: string;
@@ -169,6 +179,7 @@ export async function startRun(options: RunOptions): Promise<RunOutcome> {
   const dataset = await loadDataset(bench.id, options.data, { strict: true });
   const protocol = protocolFor(dataset.benchmark)(options.protocol);
   const llm = llmStatus(options);
+  ledgerExtractorMode(options, llm);
   const { prepare: _p, oracle: _o, buildContext: _b, answerMessages: _a, ...protocolInfo } = protocol;
   const snapshot: RunSnapshot = {
     id,
@@ -270,7 +281,40 @@ function createAnswerer(snapshot: RunSnapshot): ManagedChatModel | undefined {
   });
 }
 
-async function buildSystems(snapshot: RunSnapshot): Promise<Map<string, MemorySystem>> {
+/** The ledger extractor mode of a run, checked: known, and `llm` only with a model configured. */
+function ledgerExtractorMode(options: RunOptions, model: RunSnapshot["model"]): LedgerExtractorMode {
+  const mode = options.ledgerExtractor ?? "auto";
+  if (!LEDGER_EXTRACTOR_MODES.includes(mode)) {
+    throw new ConfigError(
+      `unknown ledger extractor "${mode}"; known: ${LEDGER_EXTRACTOR_MODES.join(", ")}`,
+      "ledger-extractor",
+      "--ledger-extractor",
+    );
+  }
+  if (mode === "llm" && !model.configured) {
+    throw new ConfigError(
+      `--ledger-extractor llm needs a model (${model.detail})`,
+      "ledger-extractor",
+      "--ledger-extractor",
+    );
+  }
+  return mode;
+}
+
+/** The model the ledger system extracts with, if any. */
+function ledgerExtraction(snapshot: RunSnapshot, model: ChatModel | undefined): ChatModel | undefined {
+  if (!snapshot.options.systems.includes("ledger")) return undefined;
+  const mode = ledgerExtractorMode(snapshot.options, snapshot.model);
+  const use = mode === "offline" ? undefined : model;
+  log.info(
+    use
+      ? `ledger: memories extracted by ${use.id} (--ledger-extractor offline for the rule-based extractor)`
+      : "ledger: memories extracted by the offline rules",
+  );
+  return use;
+}
+
+async function buildSystems(snapshot: RunSnapshot, model?: ChatModel): Promise<Map<string, MemorySystem>> {
   const needsEmbedder = snapshot.options.systems.some((id) => /^(dense|hybrid|ledger)/.test(id));
   let embedder: Embedder | undefined;
   if (needsEmbedder) {
@@ -281,9 +325,17 @@ async function buildSystems(snapshot: RunSnapshot): Promise<Map<string, MemorySy
       apiKey: s.apiKey,
     });
   }
+  const extractionModel = ledgerExtraction(snapshot, model);
   const systems = new Map<string, MemorySystem>();
   for (const id of snapshot.options.systems) {
-    systems.set(id, createSystem(id, { embedder, tokenBudget: snapshot.options.tokenBudget }));
+    systems.set(
+      id,
+      createSystem(id, {
+        embedder,
+        tokenBudget: snapshot.options.tokenBudget,
+        ...(extractionModel ? { extractionModel } : {}),
+      }),
+    );
   }
   return systems;
 }
@@ -338,7 +390,7 @@ async function executeRun(
     } else {
       log.info(`no model configured (${snapshot.model.detail}): answer and judge stages will be skipped`);
     }
-    const systems = await buildSystems(snapshot);
+    const systems = await buildSystems(snapshot, answerer);
     const total = pendingEpisodes.reduce((n, e) => n + e.probes.length, 0);
     const done = store.units().length - pending.length;
     log.info(

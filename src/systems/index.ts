@@ -4,6 +4,7 @@
  */
 import { ConfigError } from "../core/errors.ts";
 import type { Embedder } from "../embed/types.ts";
+import type { ChatModel } from "../llm/types.ts";
 import { Bm25System } from "./bm25.ts";
 import { DenseSystem } from "./dense.ts";
 import { FullContextSystem } from "./full-context.ts";
@@ -17,6 +18,8 @@ export interface SystemOptions {
   embedder?: Embedder;
   /** full-context: o200k tokens returned at most (default 128000). */
   tokenBudget?: number;
+  /** ledger: the model that extracts memories and proposes relations; the offline rules when absent. */
+  extractionModel?: ChatModel;
 }
 
 export type SystemFactory = (options: SystemOptions) => MemorySystem;
@@ -30,7 +33,8 @@ export const SYSTEMS: Readonly<Record<string, SystemFactory>> = {
   "dense-session": (o) => new DenseSystem({ embedder: o.embedder, unit: "session" }),
   hybrid: (o) => new HybridSystem({ embedder: o.embedder, unit: "turn" }),
   "hybrid-session": (o) => new HybridSystem({ embedder: o.embedder, unit: "session" }),
-  ledger: (o) => new LedgerSystem({ embedder: o.embedder, tokenBudget: o.tokenBudget }),
+  ledger: (o) =>
+    new LedgerSystem({ embedder: o.embedder, tokenBudget: o.tokenBudget, extractionModel: o.extractionModel }),
   // Still to come, each one file plus one line here:
   // http / mem0 / zep / letta / supermemory       external systems over HTTP
 };

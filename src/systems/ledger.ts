@@ -2,13 +2,17 @@
  * `ledger`: the MemorySystem adapter over our memory engine (src/ledger). One
  * in-memory SQLite store per system instance (set `path` for a file); each
  * namespace lives inside it, isolated, and is erased on close. Without an
- * embedder search is lexical only.
+ * embedder search is lexical only. With an extraction model, memories are
+ * written by the LLM extractor and relations proposed by it (the interval logic
+ * stays deterministic); without one, by the offline rules.
  */
 import { SystemError } from "../core/errors.ts";
 import type { Embedder } from "../embed/types.ts";
 import { buildContext } from "../ledger/context.ts";
+import { LlmExtractor, LlmRelationProposer } from "../ledger/extract/llm.ts";
 import { Ledger, type LedgerOptions } from "../ledger/ledger.ts";
 import type { Hit } from "../ledger/types.ts";
+import type { ChatModel } from "../llm/types.ts";
 import { checkBatch } from "./history.ts";
 import { resultLimit } from "./query.ts";
 import type { IngestBatch, MemorySystem, Retrieved, SearchQuery, SystemCaps } from "./types.ts";
@@ -20,6 +24,8 @@ export interface LedgerSystemOptions {
   /** SQLite file of the store (default ":memory:"). */
   path?: string;
   ledger?: Omit<LedgerOptions, "path" | "embedder">;
+  /** A model for the LLM extractor and relation proposer; the offline rules when absent. */
+  extractionModel?: ChatModel;
 }
 
 export class LedgerSystem implements MemorySystem {
@@ -38,7 +44,13 @@ export class LedgerSystem implements MemorySystem {
 
   constructor(options: LedgerSystemOptions = {}) {
     this.tokenBudget = options.tokenBudget ?? 4000;
-    this.ledger = new Ledger({ ...options.ledger, path: options.path, embedder: options.embedder });
+    const model = options.extractionModel;
+    this.ledger = new Ledger({
+      ...(model ? { extractor: new LlmExtractor(model), proposer: new LlmRelationProposer(model) } : {}),
+      ...options.ledger,
+      path: options.path,
+      embedder: options.embedder,
+    });
   }
 
   private need(ns: string, operation: string): void {

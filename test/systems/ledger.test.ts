@@ -1,5 +1,6 @@
+import "../support/clean-env.ts";
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
@@ -73,6 +74,65 @@ describe("ledger system", () => {
       assert.ok(row && row.n > 0, "the ledger answered every probe");
       assert.ok((row.metrics.n_retrieval ?? 0) > 0, "retrieval was measured from provenance");
       assert.ok(Number.isFinite(row.metrics["ndcg_realmem@10"]));
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+
+  it("extracts with the configured model in a run, and with the rules when told to", async () => {
+    const out = mkdtempSync(join(tmpdir(), "membench-ledger-"));
+    try {
+      const script = join(out, "script.jsonl");
+      writeFileSync(
+        script,
+        [
+          { role: "extractor", reply: { memories: [] } },
+          { role: "answerer", reply: "scripted answer" },
+          { role: "judge", reply: { label: "CORRECT", reason: "scripted" } },
+        ]
+          .map((r) => JSON.stringify(r))
+          .join("\n"),
+      );
+      const run = (id: string, ledgerExtractor?: "offline" | "llm") =>
+        startRun({
+          benchmark: "realmem",
+          data: fixture("realmem"),
+          systems: ["ledger"],
+          out,
+          id,
+          progress: false,
+          embedder: "hashing:256",
+          llm: `scripted:${script}`,
+          ...(ledgerExtractor ? { ledgerExtractor } : {}),
+        });
+      const withModel = await run("auto");
+      assert.equal(withModel.failedUnits, 0);
+      const extractions = withModel.summary.usage?.roles.extractor?.calls ?? 0;
+      assert.ok(extractions > 0, "the ledger asked the configured model for memories");
+      const offline = await run("offline", "offline");
+      assert.equal(offline.failedUnits, 0);
+      assert.equal(offline.summary.usage?.roles.extractor?.calls ?? 0, 0, "no extraction call with the rules");
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+
+  it("refuses --ledger-extractor llm without a model before creating the run", async () => {
+    const out = mkdtempSync(join(tmpdir(), "membench-ledger-"));
+    try {
+      await assert.rejects(
+        startRun({
+          benchmark: "realmem",
+          data: fixture("realmem"),
+          systems: ["ledger"],
+          out,
+          id: "no-model",
+          progress: false,
+          ledgerExtractor: "llm",
+        }),
+        /--ledger-extractor llm needs a model/,
+      );
+      assert.equal(existsSync(join(out, "no-model")), false);
     } finally {
       rmSync(out, { recursive: true, force: true });
     }

@@ -3,7 +3,7 @@ import { benchmarkIds } from "../../benchmarks/index.ts";
 import { realmemRetrievalTable } from "../../benchmarks/realmem/paper.ts";
 import { ConfigError } from "../../core/errors.ts";
 import type { Setting } from "../../run/record.ts";
-import { resumeRun, startRun } from "../../run/runner.ts";
+import { type LedgerExtractorMode, resumeRun, startRun } from "../../run/runner.ts";
 import type { Summary } from "../../run/summary.ts";
 import { markdownTable, retrievalTable } from "../../run/table.ts";
 import { log } from "../../util/log.ts";
@@ -28,6 +28,7 @@ interface RunFlags {
   tokenBudget?: string;
   embedder?: string;
   llm?: string;
+  ledgerExtractor?: string;
   progress?: boolean;
   judges?: string;
   judgeLlm?: string;
@@ -121,6 +122,11 @@ export function registerRunCommand(program: Command): void {
     .option("--token-budget <n>", "full-context system: token budget (newest turns kept)")
     .option("--embedder <spec>", "use-lite | hashing[:DIM] | openai:MODEL | onnx:DIR")
     .option("--llm <spec>", "answer model: openai, openai:MODEL or scripted:FILE")
+    .option(
+      "--ledger-extractor <mode>",
+      "ledger system: auto (the model when one is configured), llm or offline (rules, no model)",
+      "auto",
+    )
     .option("--judges <names>", "judges for the scoring that follows (model names or scripted `model` names)")
     .option("--judge-llm <spec>", "judge model spec (default: the answer model's)")
     .option("--judge-runs <n>", "samples per judge, majority-voted")
@@ -168,6 +174,7 @@ Environment variables (MEMBENCH_*, OPENAI_*) and the scripted model's JSONL form
           tokenBudget: num(flags.tokenBudget, "token-budget"),
           embedder: flags.embedder,
           llm: flags.llm,
+          ledgerExtractor: flags.ledgerExtractor as LedgerExtractorMode | undefined,
           progress: flags.progress,
           scoring: scoreOptions(flags),
         });

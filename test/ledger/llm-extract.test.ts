@@ -1,0 +1,114 @@
+import assert from "node:assert/strict";
+import { after, before, beforeEach, describe, it } from "node:test";
+import { LlmExtractor, LlmRelationProposer } from "../../src/ledger/extract/llm.ts";
+import { Ledger } from "../../src/ledger/ledger.ts";
+import { OpenAIChatModel } from "../../src/llm/openai-model.ts";
+import { StructuredOutputError } from "../../src/llm/structured.ts";
+import { type OpenAIStub, type StubChatBody, startOpenAIStub } from "../support/openai-stub.ts";
+
+/** One memory as the extraction schema asks for it. */
+function memory(fields: Record<string, unknown>) {
+  return {
+    subject: "user",
+    kind: "preference",
+    attribute: "preference:tea",
+    value: "green tea",
+    condition: null,
+    text: "The user likes green tea.",
+    validFrom: null,
+    validTo: null,
+    turnIds: ["t1"],
+    negated: false,
+    ...fields,
+  };
+}
+
+const lastUser = (body: StubChatBody) => String(body.messages?.at(-1)?.content ?? "");
+
+describe("ledger with the LLM extractor and proposer (over HTTP)", () => {
+  let stub: OpenAIStub;
+  before(async () => {
+    stub = await startOpenAIStub();
+  });
+  after(() => stub.close());
+  beforeEach(() => {
+    stub.clearFailures();
+    stub.resetRecords();
+  });
+  const model = () => new OpenAIChatModel({ model: "extract-model", baseUrl: stub.url });
+
+  it("maps the model's memories onto drafts: keys lowercased, unknown turns dropped, memories without a turn dropped", async () => {
+    stub.enqueueReply({
+      memories: [
+        memory({ subject: "Sister ", attribute: " Residence", kind: "fact", value: "Paris", turnIds: ["t1", "t9"] }),
+        memory({ turnIds: ["t9"] }),
+        memory({ condition: "On Weekends", validFrom: "2024-03-01" }),
+      ],
+    });
+    const drafts = await new LlmExtractor(model()).extract({
+      sessionId: "s1",
+      time: "2024-03-10",
+      turns: [{ id: "t1", role: "user", content: "My sister lives in Paris. On weekends I drink green tea." }],
+    });
+    assert.deepEqual(
+      drafts.map((d) => [d.subject, d.attribute, d.value, d.turnIds, d.condition, d.validFrom]),
+      [
+        ["sister", "residence", "Paris", ["t1"], undefined, undefined],
+        ["user", "preference:tea", "green tea", ["t1"], "on weekends", "2024-03-01"],
+      ],
+    );
+    const body = stub.chatRequests[0]!.body as StubChatBody;
+    assert.match(lastUser(body), /Session date: 2024-03-10/);
+    assert.match(lastUser(body), /\[t1\] user: My sister lives in Paris/);
+  });
+
+  it("writes the extracted memories and applies the relation the model proposes with interval logic", async () => {
+    stub.setReply((body) => {
+      const text = lastUser(body);
+      if (text.startsWith("OLD:")) return { relation: "conditional" };
+      const condition = text.includes("weekends") ? "on weekends" : "in the morning";
+      const value = text.includes("weekends") ? "green tea" : "black tea";
+      const turn = /\[([^\]]+)\]/.exec(text)![1]!;
+      return { memories: [memory({ value, condition, turnIds: [turn] })] };
+    });
+    const l = new Ledger({ extractor: new LlmExtractor(model()), proposer: new LlmRelationProposer(model()) });
+    await l.add("a", {
+      sessionId: "s1",
+      time: "2024-01-10",
+      turns: [{ id: "a1", role: "user", content: "On weekends I have green tea." }],
+    });
+    await l.add("a", {
+      sessionId: "s2",
+      time: "2024-02-10",
+      turns: [{ id: "b1", role: "user", content: "In the morning it is black tea for me." }],
+    });
+    const tea = l.export("a").memories.filter((m) => m.attribute === "preference:tea");
+    assert.deepEqual(
+      tea.map((m) => [m.value, m.condition, m.status]),
+      [
+        ["green tea", "on weekends", "active"],
+        ["black tea", "in the morning", "active"],
+      ],
+    );
+    assert.equal(l.links("a", tea[1]!.id)[0]?.relation, "conditional");
+    // Two extraction calls and one relation call, all as the extractor role's structured output.
+    assert.equal(stub.chatRequests.length, 3);
+    assert.match(lastUser(stub.chatRequests[2]!.body as StubChatBody), /^OLD: user \/ preference:tea = "green tea"/);
+  });
+
+  it("fails the write, with nothing half-written, when the model's reply cannot be used", async () => {
+    stub.setReply(() => "no JSON here");
+    const l = new Ledger({ extractor: new LlmExtractor(model()) });
+    await assert.rejects(
+      l.add("a", {
+        sessionId: "s1",
+        time: "2024-01-10",
+        turns: [{ id: "a1", role: "user", content: "I live in Oslo." }],
+      }),
+      (error: unknown) => error instanceof StructuredOutputError && /no JSON here/.test(error.message),
+    );
+    // One try and one repair, then the error; the session's turns were not stored.
+    assert.equal(stub.chatRequests.length, 2);
+    assert.deepEqual(l.export("a").turns, []);
+  });
+});
