@@ -65,6 +65,13 @@ function mulberry(seed: number): () => number {
   };
 }
 
+/** A random unit vector (coordinates uniform in ±0.5 before scaling). */
+function randomUnit(rnd: () => number, dim: number): Float32Array {
+  const v = Array.from({ length: dim }, () => rnd() - 0.5);
+  const n = Math.hypot(...v);
+  return Float32Array.from(v.map((x) => x / n));
+}
+
 describe("term index (BM25 over turns and memories)", () => {
   it("scores BM25: a rare term outweighs a common one, two matched terms outweigh one", () => {
     const ti = new TermIndex();
@@ -162,9 +169,7 @@ describe("vector index", () => {
     const rnd = mulberry(11);
     const vectors: Float32Array[] = [];
     for (let i = 0; i < 6000; i++) {
-      const v = Array.from({ length: dim }, () => rnd() - 0.5);
-      const n = Math.hypot(...v);
-      vectors.push(Float32Array.from(v.map((x) => x / n)));
+      vectors.push(randomUnit(rnd, dim));
       index.add(1000 + i, vectors[i]!);
     }
     const q = vectors[4321]!;
@@ -225,9 +230,7 @@ describe("vector index", () => {
     const rnd = mulberry(17);
     const vectors: Float32Array[] = [];
     for (let i = 0; i < 6000; i++) {
-      const v = Array.from({ length: dim }, () => rnd() - 0.5);
-      const n = Math.hypot(...v);
-      vectors.push(Float32Array.from(v.map((x) => x / n)));
+      vectors.push(randomUnit(rnd, dim));
       index.add(i, vectors[i]!);
     }
     const q = vectors[77]!;
@@ -246,9 +249,7 @@ describe("vector index", () => {
     const index = new VectorIndex(8);
     const rnd = mulberry(5);
     for (let i = 0; i < 300; i++) {
-      const v = Array.from({ length: 8 }, () => rnd() - 0.5);
-      const n = Math.hypot(...v);
-      index.add(i, Float32Array.from(v.map((x) => x / n)));
+      index.add(i, randomUnit(rnd, 8));
     }
     const q = index.get(42)!;
     const pool = [7, 42, 99, 150, 151, 299, 12345];
