@@ -378,6 +378,13 @@ export async function runLedgerBench(): Promise<void> {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const which = process.argv[2] ?? "all";
-  if (which === "all" || which === "retrieval") await runRetrievalComparison(selectCases(process.argv.slice(3)));
+  let cases: Case[];
+  try {
+    cases = selectCases(which === "retrieval" ? process.argv.slice(3) : []);
+  } catch (error) {
+    console.error(`bench/ledger: ${(error as Error).message}`);
+    process.exit(2);
+  }
+  if (which === "all" || which === "retrieval") await runRetrievalComparison(cases);
   if (which === "all" || which === "latency") await runLatencyBench();
 }
