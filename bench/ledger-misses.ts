@@ -24,6 +24,12 @@ export interface MissReport {
   probes: number;
   missed: number;
   bySize: Array<{ evidence: string; probes: number; missed: number }>;
+  /**
+   * Missed probes needing two or more sessions, split by what the top k did
+   * hold: some of the evidence (the rest was not brought along), and evidence
+   * at rank 1 in particular. The rest found none of it.
+   */
+  multi: { missed: number; someInTop: number; firstIsEvidence: number };
   causes: Array<{ cause: string; sessions: number }>;
 }
 
@@ -39,6 +45,7 @@ export function analyseMisses(episodes: readonly Episode[], records: readonly Pr
   const causes = new Map<string, number>();
   let probes = 0;
   let missed = 0;
+  const multi = { missed: 0, someInTop: 0, firstIsEvidence: 0 };
   const termCache = new Map<string, Set<string>>();
   const termsOf = (episode: Episode, id: string) => {
     const key = `${episode.id}\u0000${id}`;
@@ -66,6 +73,11 @@ export function analyseMisses(episodes: readonly Episode[], records: readonly Pr
     if (!lost.length) continue;
     missed++;
     bucket.missed++;
+    if (evidence.length > 1) {
+      multi.missed++;
+      if (lost.length < evidence.length) multi.someInTop++;
+      if (ranked[0] !== undefined && evidence.includes(ranked[0])) multi.firstIsEvidence++;
+    }
     // Sessions visible when the probe fired: those before its position in the timeline.
     const at = probe.position;
     const limit =
@@ -100,6 +112,7 @@ export function analyseMisses(episodes: readonly Episode[], records: readonly Pr
     probes,
     missed,
     bySize: [...sizes.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([evidence, v]) => ({ evidence, ...v })),
+    multi,
     causes: [...causes.entries()].sort((a, b) => b[1] - a[1]).map(([cause, sessions]) => ({ cause, sessions })),
   };
 }
@@ -109,6 +122,13 @@ export function printMisses(title: string, report: MissReport): void {
   console.log("| evidence needed | probes | missed |");
   console.log("|---|---:|---:|");
   for (const s of report.bySize) console.log(`| ${s.evidence} | ${s.probes} | ${s.missed} |`);
+  const m = report.multi;
+  if (m.missed) {
+    console.log(
+      `\nOf the ${m.missed} missed probes needing 2+ sessions, ${m.someInTop} had part of the evidence in the top k` +
+        ` (${m.firstIsEvidence} of them at rank 1); ${m.missed - m.someInTop} had none of it.`,
+    );
+  }
   console.log("\n| why a missed evidence session was missed | sessions |");
   console.log("|---|---:|");
   for (const c of report.causes) console.log(`| ${c.cause} | ${c.sessions} |`);

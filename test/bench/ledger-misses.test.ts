@@ -62,6 +62,15 @@ describe("ledger miss analysis", () => {
     assert.ok(far.causes.some((c) => c.cause === "ranked below 4"));
   });
 
+  it("splits missed multi-session probes by what the top k held of their evidence", () => {
+    const first = analyseMisses([episode], [ranked("s1", "s3")], 2);
+    assert.deepEqual(first.multi, { missed: 1, someInTop: 1, firstIsEvidence: 1 });
+    const second = analyseMisses([episode], [ranked("s3", "s1")], 2);
+    assert.deepEqual(second.multi, { missed: 1, someInTop: 1, firstIsEvidence: 0 });
+    const none = analyseMisses([episode], [ranked("s3", "f0", "s1")], 2);
+    assert.deepEqual(none.multi, { missed: 1, someInTop: 0, firstIsEvidence: 0 });
+  });
+
   it("counts a probe whose evidence is all in the top k as found", () => {
     const report = analyseMisses([episode], [ranked("s2", "s1")], 2);
     assert.equal(report.probes, 1);
