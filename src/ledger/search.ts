@@ -8,12 +8,13 @@
  * session's bundle (its best memories and turns), so the top k covers k distinct
  * sessions; linked siblings (the superseded value beside its successor, both
  * sides of a contradiction, every condition of a preference) are pulled in right
- * after the bundle that links them.
+ * after the bundle that links them. Bundles are built in bundle.ts.
  */
 import { lexicalTokens } from "../systems/tokenize.ts";
+import { bundle, nearDuplicate, wordsOf } from "./bundle.ts";
 import { headsById, linksOf, type NamespaceIndex } from "./namespace-index.ts";
 import { aboutUser, queryTerms, queryWords } from "./query.ts";
-import type { LedgerStore, MemoryHead, SessionRow } from "./store.ts";
+import type { LedgerStore, MemoryHead } from "./store.ts";
 import type { TermIndex } from "./term-index.ts";
 import type { Hit, Memory } from "./types.ts";
 import { USER } from "./types.ts";
@@ -165,40 +166,6 @@ function best(scores: ReadonlyMap<string, number>, n: number, tie?: (a: string, 
   }
   entries.sort((a, b) => b[1] - a[1] || (tie ? tie(a[0], b[0]) : 0));
   return (entries.length > n ? entries.slice(0, n) : entries).map(([id]) => id);
-}
-
-/**
- * Word sets of texts seen by recent searches, by line: the same turns come back
- * query after query, and tokenising a bundle's long turns was the largest cost of
- * the near-duplicate check. Keyed by the line itself, so a rewritten turn simply
- * misses; the oldest entries go first past the limit.
- */
-const lineWords = new Map<string, readonly string[]>();
-const LINE_WORDS_LIMIT = 20_000;
-
-/** The distinct words of `text` (as `lexicalTokens` gives them; no word spans a line break). */
-function wordsOf(text: string): Set<string> {
-  const out = new Set<string>();
-  for (const line of text.split("\n")) {
-    let words = lineWords.get(line);
-    if (!words) {
-      words = [...new Set(lexicalTokens(line))];
-      if (lineWords.size >= LINE_WORDS_LIMIT) lineWords.delete(lineWords.keys().next().value!);
-      lineWords.set(line, words);
-    }
-    for (const w of words) out.add(w);
-  }
-  return out;
-}
-
-/** Whether two word sets overlap by more than `threshold` (Jaccard). */
-function nearDuplicate(ta: ReadonlySet<string>, tb: ReadonlySet<string>, threshold: number): boolean {
-  const [small, large] = ta.size <= tb.size ? [ta, tb] : [tb, ta];
-  // Jaccard is at most |small| / |large|: sets of unlike sizes need no counting.
-  if (!small.size || small.size / large.size <= threshold) return false;
-  let inter = 0;
-  for (const t of small) if (large.has(t)) inter++;
-  return inter / (small.size + large.size - inter) > threshold;
 }
 
 export function searchLedger(
@@ -447,43 +414,4 @@ export function searchLedger(
     hits.push({ ...hit, score });
   }
   return hits;
-}
-
-function bundle(
-  store: LedgerStore,
-  ns: string,
-  session: SessionRow,
-  matched: number[],
-  memories: Array<Memory & { rowid: number }>,
-  index: NamespaceIndex,
-  p: RetrievalParams,
-): Hit | undefined {
-  const mems = memories.slice(0, p.memoriesPerHit);
-  // A sibling session reached only through a link: show its opening turns.
-  const positions = matched.length || mems.length ? matched : Array.from({ length: p.turnsPerHit }, (_, i) => i);
-  // The matched turns and their neighbours, read in one go: in a dialogue the fact
-  // is often in the reply to (or the prompt of) the turn that matched.
-  const near = new Set<number>();
-  for (const at of positions) for (let d = -p.turnWindow; d <= p.turnWindow; d++) near.add(at + d);
-  const chosen = near.size ? store.turnsAt(ns, session.id, [...near]) : [];
-  if (!chosen.length && !mems.length) return undefined;
-  const links = linksOf(
-    index,
-    mems.map((m) => m.id),
-  );
-  const lines = [
-    ...mems.map((m) => `[memory] ${m.text}`),
-    ...chosen.map((t) => `${t.speaker ?? t.role}: ${t.content}`),
-  ];
-  const turnIds = [...new Set([...chosen.map((t) => t.id), ...mems.flatMap((m) => m.turnIds)])];
-  return {
-    kind: mems.length && !chosen.length ? "memory" : "session",
-    text: lines.join("\n"),
-    score: 0,
-    ...(session.time ? { time: session.time } : {}),
-    sessionIds: [session.id],
-    turnIds,
-    memories: mems.map(({ rowid: _r, ...m }) => m),
-    links,
-  };
 }
