@@ -172,7 +172,8 @@ export class Ledger {
     const sessionTime = normaliseTime(input.time) ?? known?.time;
     const existingTurns = known ? this.store.turnsOfSession(ns, input.sessionId) : [];
     const positions = new Map(existingTurns.map((t) => [t.id, t.position]));
-    const storedRowids = new Set(existingTurns.map((t) => t.rowid));
+    // A re-sent turn keeps its rowid: its stored vector is replaced and its old terms removed.
+    const before = new Map(existingTurns.map((t) => [t.rowid, t.content]));
     let nextPosition = existingTurns.length;
     const turns: StoredTurn[] = input.turns.map((t) => {
       const position = positions.get(t.id) ?? nextPosition++;
@@ -235,7 +236,7 @@ export class Ledger {
         turnRows.push([rowid, t]);
         const v = turnVectors[i];
         if (v) {
-          this.store.putVector(ns, "turns", rowid, v, storedRowids.has(rowid));
+          this.store.putVector(ns, "turns", rowid, v, before.has(rowid));
           idx.turns ??= new VectorIndex(v.length);
           idx.turns.add(rowid, v);
         }
@@ -256,7 +257,6 @@ export class Ledger {
       }
       for (const l of links) this.store.addLink(ns, l);
     });
-    const before = new Map(existingTurns.map((t) => [t.rowid, t.content]));
     for (const [rowid, t] of turnRows) {
       const old = before.get(rowid);
       if (old !== t.content) idx.turnTerms.add(rowid, t.content, old === undefined ? undefined : lexicalTokens(old));
