@@ -204,10 +204,7 @@ function rules(S: string): Rule[] {
         "i",
       ),
       kind: "event",
-      attribute: (m) => {
-        const head = headWord(withoutTime(cut(m[2])));
-        return head ? `expense:${head}` : undefined;
-      },
+      attribute: (m) => timelessKey("expense", cut(m[2])),
       value: (m) => `${m[1]} on ${cut(m[2])}`,
     },
     {
@@ -217,10 +214,7 @@ function rules(S: string): Rule[] {
         "i",
       ),
       kind: "event",
-      attribute: (m) => {
-        const head = headWord(withoutTime(m[1]!));
-        return head ? `expense:${head}` : undefined;
-      },
+      attribute: (m) => timelessKey("expense", m[1]!),
       value: (m) => `${m[2]} on ${cut(m[1])}`,
     },
     {
@@ -236,10 +230,7 @@ function rules(S: string): Rule[] {
     {
       re: /\b(?:my|his|her|our) (?:new |main |big |personal )?goal (?:is|was) to\s+([^,.;!?]+)/i,
       kind: "plan",
-      attribute: (m) => {
-        const head = headWord(withoutTime(cut(m[1])));
-        return head ? `goal:${head}` : undefined;
-      },
+      attribute: (m) => timelessKey("goal", cut(m[1])),
       value: (m) => cut(m[1]),
     },
     {
@@ -261,10 +252,7 @@ function rules(S: string): Rule[] {
         "i",
       ),
       kind: "plan",
-      attribute: (m) => {
-        const head = headWord(withoutTime(m[1]!));
-        return head ? `plan:${head}` : undefined;
-      },
+      attribute: (m) => timelessKey("plan", m[1]!),
       value: (m) => cut(m[1]),
     },
   ];
@@ -272,6 +260,12 @@ function rules(S: string): Rule[] {
 
 const FIRST = rules("\\b(?:i|we|my|our)\\s*(?:'|\\s)?");
 const THIRD = rules("^");
+
+/** `<prefix>:<head word>` of a phrase with its time expression taken out ("visit Rome next month" → plan:rome). */
+function timelessKey(prefix: string, phrase: string): string | undefined {
+  const head = headWord(withoutTime(phrase));
+  return head ? `${prefix}:${head}` : undefined;
+}
 
 function withoutTime(text: string): string {
   const when = resolveTimeExpression(text, "2000-01-01");
