@@ -110,8 +110,33 @@ describe("offline extractor", () => {
       ["event", "expense:coffee", "$4.78 on coffee"],
     ]);
     assert.deepEqual(drafts("I actually got 7,935 steps in today."), [["event", "log:steps", "7,935 steps"]]);
+    // The other wordings of a purchase, each keyed on what was bought without its time or manner.
+    assert.deepEqual(drafts("Speaking of busy, I grabbed a coffee earlier, which cost me $6.36."), [
+      ["event", "expense:coffee", "$6.36 on coffee"],
+    ]);
+    assert.deepEqual(drafts("My coffee this morning cost $8.36."), [["event", "expense:coffee", "$8.36 on coffee"]]);
+    assert.deepEqual(drafts("I just grabbed a $10.25 lunch, keeping me fueled."), [
+      ["event", "expense:lunch", "$10.25 on lunch"],
+    ]);
+    assert.deepEqual(drafts("I even spent $9.88 on lunch today using a new contactless payment method."), [
+      ["event", "expense:lunch", "$9.88 on lunch"],
+    ]);
+    assert.deepEqual(drafts("I spent $28.50 on groceries earlier today."), [
+      ["event", "expense:grocery", "$28.50 on groceries"],
+    ]);
+    assert.deepEqual(drafts("I've taken 2,341 steps so far."), [["event", "log:steps", "2,341 steps"]]);
+    // A target is one goal keyed on the thing it limits, however many rules read the sentence.
     assert.deepEqual(drafts("My new goal is to keep coffee spending under $30 per week."), [
-      ["plan", "goal:week", "keep coffee spending under $30 per week"],
+      ["plan", "goal:coffee", "coffee under $30 per week"],
+    ]);
+    assert.deepEqual(drafts("I'm cutting back on my coffee spending; my goal is to keep it under $30 per week!"), [
+      ["plan", "goal:coffee", "coffee under $30 per week"],
+    ]);
+    assert.deepEqual(drafts("I'm trying to spend under $35 per week on breakfast to save money."), [
+      ["plan", "goal:breakfast", "breakfast under $35 per week"],
+    ]);
+    assert.deepEqual(drafts("I'm really motivated to start walking 8,000 steps per day!"), [
+      ["plan", "goal:step", "8,000 steps per day"],
     ]);
   });
 

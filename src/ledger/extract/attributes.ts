@@ -20,11 +20,12 @@ export function isInvariant(attribute: string): boolean {
   return INVARIANT_ATTRIBUTES.has(attribute);
 }
 
-/** Last content word of a phrase, singularised crudely: "green teas" → "tea". */
+/** Last content word of a phrase, singularised crudely: "green teas" → "tea", "groceries" → "grocery". */
 export function headWord(phrase: string): string | undefined {
   const words = lexicalTokens(phrase).filter((w) => !/^\d+$/.test(w) && w.length > 1);
   const last = words.at(-1);
   if (!last) return undefined;
+  if (last.length > 4 && last.endsWith("ies")) return `${last.slice(0, -3)}y`;
   return last.length > 3 && last.endsWith("s") && !last.endsWith("ss") ? last.slice(0, -1) : last;
 }
 

@@ -53,15 +53,18 @@ interface Rule {
 function cut(text: string | undefined): string {
   if (!text) return "";
   const m = STOP.exec(text);
-  // Trailing adverbs belong to the statement, not to the value ("Lisbon now").
-  return (m ? text.slice(0, m.index) : text)
-    .trim()
-    .replace(
-      /\s+(?:now|these days|nowadays|lately|recently|earlier|today|tonight|this morning|anymore|any more|again|too|as well|currently|already)$/i,
-      "",
-    )
-    .trim();
+  let value = (m ? text.slice(0, m.index) : text).trim();
+  // "groceries earlier today": strip until none is left.
+  for (let before = ""; before !== value; ) {
+    before = value;
+    value = value.replace(TRAILING_ADVERB, "").trim();
+  }
+  return value;
 }
+
+/** Trailing adverbs belong to the statement, not to the value ("Lisbon now"). */
+const TRAILING_ADVERB =
+  /\s+(?:now|these days|nowadays|lately|recently|earlier|today|tonight|this (?:morning|afternoon|evening)|last night|yesterday|anymore|any more|again|too|as well|currently|already)$/i;
 
 /** Pronouns name no attribute: "I'm not into it anymore" is left to the raw turn. */
 const PRONOUN_OBJECT = /^(?:it|that|this|them|these|those|him|her|one|some|any)$/i;
@@ -78,6 +81,14 @@ const PREFERENCE_ADVERBS =
   "(?:really |absolutely |just |still |now |also |kind of |actually |do |truly |much |usually |generally |always |so |very |totally |getting |increasingly |more |quite |particularly |especially |finding myself |definitely )*";
 /** An amount of money: "$3.41", "$ 12", "40 dollars". */
 const MONEY = "(\\$\\s?[\\d,]+(?:\\.\\d+)?|[\\d,]+(?:\\.\\d+)?\\s(?:dollars|euros|pounds|bucks))";
+
+/** Units of a counted activity ("7,935 steps", "5 miles"). */
+const COUNTED = "steps|miles|km|kilometers|laps|pages|hours|minutes|reps|push-?ups|calories";
+/** How often a target holds: " per week", " every single day". */
+const PER = "(?: (?:per|a|each|every|every single) (?:day|week|month|year))?";
+/** Words between the subject and a target's verb: "I'm really trying to", "my new goal is to". */
+const TARGET_CUE =
+  "[^.;!?]*?\\b(?:goal|goals|want|wants|aim|aiming|trying|try|plan|planning|hope|hoping|determined|motivated|challenge|commit|committed)\\b[^.;!?]*?\\b";
 
 /** Predicates in the first person ("I live in …") and the third ("lives in …"); `S` is the subject part. */
 function rules(S: string): Rule[] {
@@ -200,12 +211,12 @@ function rules(S: string): Rule[] {
     {
       // "I spent $3.41 on coffee": each purchase is its own event (see resolve.ts).
       re: new RegExp(
-        `${S}(?:just |actually |also |only |already |probably )*(?:spent|paid|dropped) ${MONEY}\\s+(?:on|for)\\s+([^,.;!?]+)`,
+        `${S}(?:just |actually |also |only |already |probably |even )*(?:spent|paid|dropped) ${MONEY}\\s+(?:on|for)\\s+([^,.;!?]+)`,
         "i",
       ),
       kind: "event",
-      attribute: (m) => timelessKey("expense", cut(m[2])),
-      value: (m) => `${m[1]} on ${cut(m[2])}`,
+      attribute: (m) => timelessKey("expense", purchase(m[2])),
+      value: (m) => `${m[1]} on ${purchase(m[2])}`,
     },
     {
       // "I just grabbed a coffee for $3.25".
@@ -214,18 +225,78 @@ function rules(S: string): Rule[] {
         "i",
       ),
       kind: "event",
-      attribute: (m) => timelessKey("expense", m[1]!),
-      value: (m) => `${m[2]} on ${cut(m[1])}`,
+      attribute: (m) => timelessKey("expense", purchase(m[1])),
+      value: (m) => `${m[2]} on ${purchase(m[1])}`,
+    },
+    {
+      // "I grabbed a $6.94 coffee", "I just had an $8.75 latte".
+      re: new RegExp(
+        `${S}(?:just |even |also |actually |only )*(?:bought|grabbed|got|picked up|ordered|had) (?:a |an |some |my )?${MONEY} ([^,.;!?$]+)`,
+        "i",
+      ),
+      kind: "event",
+      attribute: (m) => timelessKey("expense", purchase(m[2])),
+      value: (m) => `${m[1]} on ${purchase(m[2])}`,
+    },
+    {
+      // "My coffee this morning cost $8.36", "I grabbed a coffee earlier, which cost me $6.36".
+      re: new RegExp(
+        `${S}(?:(?:just |even |also )*(?:bought|grabbed|got|picked up|ordered|had) (?:a |an |some |the )?)?([^,.;!?$]+?),? (?:which |that )?(?:cost|came to) (?:me )?(?:about |around |only |just )?${MONEY}`,
+        "i",
+      ),
+      kind: "event",
+      attribute: (m) => timelessKey("expense", purchase(m[1])),
+      value: (m) => `${m[2]} on ${purchase(m[1])}`,
     },
     {
       // Counted activity: "I got 7,935 steps in today", "I ran 5 miles".
       re: new RegExp(
-        `${S}(?:just |actually |also |finally |only )*(?:got|walked|ran|did|logged|hit|completed|cycled|swam|slept|read|took) (?:in )?(?:about |around |over |almost |nearly )?([\\d,]+(?:\\.\\d+)?) (steps|miles|km|kilometers|laps|pages|hours|minutes|reps|push-?ups|calories)\\b`,
+        `${S}(?:ve |have |'ve )?(?:just |actually |also |finally |only |even )*(?:got|walked|ran|did|logged|hit|completed|cycled|swam|slept|read|took|taken|clocked|racked up|managed to (?:get|walk|hit|do)) (?:in )?(?:about |around |over |almost |nearly )?([\\d,]+(?:\\.\\d+)?) (${COUNTED})\\b`,
         "i",
       ),
       kind: "event",
       attribute: (m) => `log:${m[2]!.toLowerCase().replace(/-/g, "")}`,
       value: (m) => `${m[1]} ${m[2]!.toLowerCase()}`,
+    },
+    {
+      // A spending target: "I'm trying to keep my coffee spending under $45 per week".
+      re: new RegExp(
+        `${S}${TARGET_CUE}(?:keep|limit|cap) (?:my |our )?([\\p{L} ]+?) (?:spending|expenses?|budget|costs?) (?:to |at |under |below |within )?(?:no more than |less than |under |below )?${MONEY}(${PER})`,
+        "iu",
+      ),
+      kind: "plan",
+      attribute: (m) => timelessKey("goal", m[1]!),
+      value: (m) => `${m[1]!.trim()} under ${m[2]}${m[3]}`,
+    },
+    {
+      // The thing named first, the target after: "cut back on my coffee spending; my goal is to keep it under $30 per week".
+      re: new RegExp(
+        `${S}[^.!?]*?\\b(?:my|on|our) ([\\p{L}]+) (?:spending|expenses?)[^.!?]*?\\b(?:keep|limit|cap) (?:it|that|this|them) (?:to |at |under |below |within )?(?:no more than |less than |under |below )?${MONEY}(${PER})`,
+        "iu",
+      ),
+      kind: "plan",
+      attribute: (m) => timelessKey("goal", m[1]!),
+      value: (m) => `${m[1]!.trim()} under ${m[2]}${m[3]}`,
+    },
+    {
+      // "… spend no more than $210 per week on dinner".
+      re: new RegExp(
+        `${S}${TARGET_CUE}spend(?:ing)? (?:no more than |less than |under |below |at most |only )${MONEY}(${PER}) on ([^,.;!?]+)`,
+        "i",
+      ),
+      kind: "plan",
+      attribute: (m) => timelessKey("goal", purchase(m[3])),
+      value: (m) => `${purchase(m[3])} under ${m[1]}${m[2]}`,
+    },
+    {
+      // A counted target: "I want to start walking 8,000 steps per day".
+      re: new RegExp(
+        `${S}${TARGET_CUE}(?:walk|walking|get|getting|hit|hitting|reach|reaching|do|doing|take|taking|run|running|read|reading) (?:at least )?([\\d,]+) (${COUNTED})(${PER})`,
+        "i",
+      ),
+      kind: "plan",
+      attribute: (m) => timelessKey("goal", m[2]!),
+      value: (m) => `${m[1]} ${m[2]!.toLowerCase()}${m[3]}`,
     },
     {
       re: /\b(?:my|his|her|our) (?:new |main |big |personal )?goal (?:is|was) to\s+([^,.;!?]+)/i,
@@ -270,6 +341,16 @@ function timelessKey(prefix: string, phrase: string): string | undefined {
 function withoutTime(text: string): string {
   const when = resolveTimeExpression(text, "2000-01-01");
   return when ? text.replace(new RegExp(when.expression, "i"), " ") : text;
+}
+
+/** What was bought, without where, when, how or why: "lunch today using a new payment method" → "lunch". */
+function purchase(text: string | undefined): string {
+  return cut(
+    cut(text).replace(
+      /\s+(?:using|with|at|from|while|to|because|since|as|before|after|during|for|on|in|near|by|when|and)\s.*$/i,
+      "",
+    ),
+  );
 }
 
 function stripCondition(value: string): string {
@@ -338,6 +419,9 @@ function draftFrom(
   return draft;
 }
 
+/** A sentence states one goal, however many rules read it. */
+const isGoal = (attribute: string) => attribute.startsWith("goal:");
+
 function extractSentence(sentence: string, ctx: Context, owner: Subject): MemoryDraft[] {
   if (sentence.endsWith("?") || sentence.length > 400 || sentence.length < 8) return [];
   const s = sentence.replace(OPENERS, "");
@@ -363,6 +447,8 @@ function extractSentence(sentence: string, ctx: Context, owner: Subject): Memory
     if (!m) continue;
     const attribute = rule.attribute(m);
     if (!attribute) continue;
+    // One statement gives an attribute one value: the first (most specific) rule's.
+    if (out.some((d) => d.attribute === attribute || (isGoal(d.attribute) && isGoal(attribute)))) continue;
     const draft = draftFrom(subject, rule.kind, attribute, rule.value(m), sentence, ctx, rule.change ?? false);
     if (draft && rule.negated?.(m)) draft.negated = true;
     if (draft) out.push(draft);
