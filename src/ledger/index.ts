@@ -1,11 +1,20 @@
-export { buildContext, type ContextOptions, memoryFlags, type RenderedContext, renderHit } from "./context.ts";
+export {
+  buildContext,
+  type ContextOptions,
+  memoriesById,
+  memoryFlags,
+  type RenderedContext,
+  renderBody,
+  renderHit,
+} from "./context.ts";
 export { INVARIANT_ATTRIBUTES, isInvariant } from "./extract/attributes.ts";
 export { LlmExtractor, LlmRelationProposer } from "./extract/llm.ts";
 export { extractTurns, OfflineExtractor, sentences } from "./extract/offline.ts";
 export type { ExtractionInput, Extractor } from "./extract/types.ts";
 export { type AddResult, Ledger, type LedgerOptions } from "./ledger.ts";
 export { type RelationProposer, type ResolutionPlan, resolve, ruleProposer, sameValue } from "./resolve.ts";
-export { DEFAULT_RETRIEVAL, type RetrievalParams, type RetrievalWeights, validAt } from "./search.ts";
+export { DEFAULT_RETRIEVAL, type RetrievalParams, type RetrievalWeights } from "./search.ts";
 export { LedgerStore } from "./store.ts";
 export { dayOf, resolveTimeExpression, toMs } from "./time.ts";
 export type * from "./types.ts";
+export { validAt } from "./validity.ts";

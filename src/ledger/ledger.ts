@@ -11,7 +11,7 @@ import type { Extractor } from "./extract/types.ts";
 import { normaliseTime, stableId } from "./ids.ts";
 import { emptyIndex, indexLink, indexMemory, indexTurnPlace, type NamespaceIndex } from "./namespace-index.ts";
 import { type RelationProposer, resolve, ruleProposer } from "./resolve.ts";
-import { DEFAULT_RETRIEVAL, type RetrievalParams, type RetrievalWeights, searchLedger, validAt } from "./search.ts";
+import { DEFAULT_RETRIEVAL, type RetrievalParams, type RetrievalWeights, searchLedger } from "./search.ts";
 import { LedgerStore, memoryHead } from "./store.ts";
 import type {
   Hit,
@@ -23,6 +23,7 @@ import type {
   SearchOptions,
   StoredTurn,
 } from "./types.ts";
+import { validAt } from "./validity.ts";
 import { centroid, VectorIndex } from "./vector-index.ts";
 
 export interface LedgerOptions {

@@ -6,6 +6,7 @@
 import { SessionTerms } from "./session-terms.ts";
 import { SessionVectors } from "./session-vectors.ts";
 import { type MemoryHead, memoryHead, memorySearchText, type SessionRow } from "./store.ts";
+import { talliedAttribute } from "./tally.ts";
 import { TermIndex } from "./term-index.ts";
 import type { Link, Memory, StoredTurn } from "./types.ts";
 import type { VectorIndex } from "./vector-index.ts";
@@ -29,6 +30,8 @@ export interface NamespaceIndex {
   memoryHeads: Map<number, MemoryHead>;
   /** Memory id → rowid. */
   memoryRowid: Map<string, number>;
+  /** Tallied attribute (`expense:coffee`, `log:steps`) → the rowids of its entries (tally.ts). */
+  tallies: Map<string, Set<number>>;
   /** Memory id → the links touching it. */
   links: Map<string, Link[]>;
   /** Turn rowid → session id. */
@@ -48,6 +51,7 @@ export function emptyIndex(): NamespaceIndex {
     memoryTerms: new TermIndex(),
     memoryHeads: new Map(),
     memoryRowid: new Map(),
+    tallies: new Map(),
     links: new Map(),
     turnSession: new Map(),
     turnPosition: new Map(),
@@ -59,6 +63,11 @@ export function indexMemory(index: NamespaceIndex, rowid: number, m: Memory): vo
   index.memoryTerms.add(rowid, memorySearchText(m));
   index.memoryHeads.set(rowid, memoryHead(m, rowid));
   index.memoryRowid.set(m.id, rowid);
+  if (talliedAttribute(m)) {
+    const entries = index.tallies.get(m.attribute);
+    if (entries) entries.add(rowid);
+    else index.tallies.set(m.attribute, new Set([rowid]));
+  }
 }
 
 /** Where a turn sits: its session and position, for ranking and for reading the turns a bundle shows. */

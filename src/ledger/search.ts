@@ -15,9 +15,11 @@ import { bundle, nearDuplicate, wordsOf } from "./bundle.ts";
 import { headsById, linksOf, type NamespaceIndex } from "./namespace-index.ts";
 import { aboutUser, queryTerms, queryWords } from "./query.ts";
 import type { LedgerStore, MemoryHead } from "./store.ts";
+import { tally } from "./tally.ts";
 import type { TermIndex } from "./term-index.ts";
-import type { Hit, Memory } from "./types.ts";
+import type { Hit } from "./types.ts";
 import { USER } from "./types.ts";
+import { validAt } from "./validity.ts";
 
 export interface RetrievalWeights {
   sessionLexical: number;
@@ -116,18 +118,6 @@ function rankMap<T>(keys: readonly T[]): Map<T, number> {
   const out = new Map<T, number>();
   for (const key of keys) if (!out.has(key)) out.set(key, out.size);
   return out;
-}
-
-/** Whether a memory holds at `at`: recorded by then and inside its valid interval. */
-export function validAt(
-  m: Pick<Memory, "status" | "recordedAt" | "validFrom" | "validTo" | "kind">,
-  at: string | undefined,
-): boolean {
-  if (m.status === "retired") return false;
-  if (at === undefined) return m.status === "active" || m.status === "contested";
-  if (m.recordedAt && m.recordedAt > at) return false;
-  if (m.validFrom && m.validFrom > at && m.kind !== "plan" && m.kind !== "schedule") return false;
-  return !(m.validTo && m.validTo <= at);
 }
 
 function memoryFactor(
@@ -342,22 +332,33 @@ export function searchLedger(
   const topMemories = (id: string) => (memsBySession.get(id) ?? []).slice(0, p.memoriesPerHit);
   const placed: string[] = [];
   const seen = new Set<string>();
+  // The memories a sibling session is shown for: the other side of the link that pulled it.
+  const linkedIn = new Map<string, MemoryHead[]>();
   const siblingSessions = (sessionId: string): string[] => {
     const mems = topMemories(sessionId);
     if (!mems.length) return [];
+    const own = new Set(mems.map((m) => m.id));
     const other = linksOf(
       index,
       mems.map((m) => m.id),
     )
       .filter((l) => l.relation !== "complements")
-      .flatMap((l) => [l.from, l.to]);
-    return [
-      ...new Set(
-        headsById(index, other)
-          .filter((m) => m.status !== "retired")
-          .map((m) => m.sessionId),
-      ),
-    ];
+      .flatMap((l) => [l.from, l.to])
+      .filter((id) => !own.has(id));
+    const out = new Set<string>();
+    for (const m of headsById(index, other)) {
+      if (m.status === "retired" || m.sessionId === sessionId) continue;
+      out.add(m.sessionId);
+      const list = linkedIn.get(m.sessionId);
+      if (!list) linkedIn.set(m.sessionId, [m]);
+      else if (!list.includes(m)) list.push(m);
+    }
+    return [...out];
+  };
+  // The memories linked in from another bundle (why a sibling is here), then the session's best.
+  const shownHeads = (id: string): MemoryHead[] => {
+    const linked = linkedIn.get(id) ?? [];
+    return [...linked, ...topMemories(id).filter((m) => !linked.includes(m))].slice(0, p.memoriesPerHit);
   };
   for (let i = 0; placed.length < k * 2; i++) {
     if (i === order.length) {
@@ -388,19 +389,22 @@ export function searchLedger(
   for (const list of matchedTurns.values()) list.sort((a, b) => turnScore.get(b)! - turnScore.get(a)! || a - b);
 
   // Whole memory rows only for the memories the bundles show.
-  const shownMemories = store.memoriesByRowid(placed.flatMap((id) => topMemories(id).map((m) => m.rowid)));
+  const shownMemories = store.memoriesByRowid(placed.flatMap((id) => shownHeads(id).map((m) => m.rowid)));
 
+  // An aggregation question's tally comes first: no session bundle holds every entry.
+  const counted = tally(store, index, { question: input.text, ...(at ? { at } : {}), visible, userOnly: userQuery });
+  const room = counted ? k - 1 : k;
   const hits: Hit[] = [];
   const shown: Set<string>[] = [];
   let last = Number.POSITIVE_INFINITY;
   for (const id of placed) {
-    if (hits.length >= k) break;
+    if (hits.length >= room) break;
     const hit = bundle(
       store,
       ns,
       sessionById.get(id)!,
       (matchedTurns.get(id) ?? []).slice(0, p.turnsPerHit).map((rowid) => index.turnPosition.get(rowid)!),
-      topMemories(id).map((m) => shownMemories.get(m.rowid)!),
+      shownHeads(id).map((m) => shownMemories.get(m.rowid)!),
       index,
       p,
     );
@@ -413,5 +417,6 @@ export function searchLedger(
     last = score;
     hits.push({ ...hit, score });
   }
+  if (counted) hits.unshift({ ...counted, score: hits[0]?.score ?? 0 });
   return hits;
 }

@@ -1,0 +1,162 @@
+/**
+ * Tallies: every recorded entry of a counted quantity — an `expense:` or `log:`
+ * event attribute ("$3.41 on coffee", "7,935 steps") — returned as one result
+ * for questions that aggregate ("how much have I spent on coffee", "how many
+ * steps have I taken"). Ranking finds the k sessions most like the question, but
+ * a total needs every entry, and the entries of a week of coffees sit in more
+ * sessions than k, each one a near-copy of the others. Events complement each
+ * other (resolve.ts), so the ledger holds them all; the tally lists them in time
+ * order with their sessions and, where every amount has the same unit, their sum,
+ * after the standing goal for the same thing ("coffee under $45 per week") when
+ * the question asks about progress and a goal was stated.
+ */
+import { headWord } from "./extract/attributes.ts";
+import type { NamespaceIndex } from "./namespace-index.ts";
+import type { LedgerStore } from "./store.ts";
+import { type Hit, type Memory, USER } from "./types.ts";
+import { validAt } from "./validity.ts";
+
+/** Attribute prefixes whose entries add up. */
+const TALLIED = /^(expense|log):(.+)$/;
+/** A target for a tallied quantity (`goal:coffee`, `goal:step`). */
+const GOAL = /^goal:(.+)$/;
+
+/** Words that ask for a sum, a count, a comparison over time or progress against a target. */
+const AGGREGATE =
+  /\b(?:total|totals|how much|how many|so far|altogether|in all|sum|add up|adds up|budget|goal|on track|average|overall|most|least|highest|lowest|fewest)\b/i;
+
+/** Words that ask about progress against a target: only then is the standing goal shown. */
+const PROGRESS = /\b(?:goal|goals|budget|target|limit|on track|meeting|reach|reaching|hit)\b/i;
+
+/** Words that name a whole family of tallied attributes ("my food spending" is every expense). */
+const FAMILY_CUES: Record<string, RegExp> = {
+  expense: /\b(?:spen[dt]|spending|expenses?|expenditures?|costs?|money|budget|paid|pay)\b/i,
+};
+
+/** Entries listed in full; older ones still count in the sum. */
+const MAX_LISTED = 60;
+
+/** Whether a memory is a tallied entry (indexed under its attribute in `NamespaceIndex.tallies`). */
+export function talliedAttribute(m: Pick<Memory, "kind" | "attribute">): boolean {
+  return (m.kind === "event" && TALLIED.test(m.attribute)) || (m.kind === "plan" && GOAL.test(m.attribute));
+}
+
+/** The thing an attribute counts or targets, singular: `log:steps` and `goal:step` → "step". */
+function thing(tail: string): string {
+  return headWord(tail) ?? tail;
+}
+
+/**
+ * The tallied attributes a question asks to aggregate: those whose head word the
+ * question names ("coffee", "steps"), or, failing that, every attribute of a
+ * family the question names ("spending"). None without an aggregation cue.
+ */
+export function talliesAskedFor(question: string, attributes: Iterable<string>): string[] {
+  if (!AGGREGATE.test(question)) return [];
+  const words = new Set((question.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).map((w) => headWord(w) ?? w));
+  const named: string[] = [];
+  const family: string[] = [];
+  for (const attribute of attributes) {
+    const m = TALLIED.exec(attribute);
+    if (!m) continue;
+    if (words.has(thing(m[2]!))) named.push(attribute);
+    else if (FAMILY_CUES[m[1]!]?.test(question)) family.push(attribute);
+  }
+  return (named.length ? named : family).sort();
+}
+
+interface Amount {
+  unit: string;
+  value: number;
+}
+
+/** The amount at the start of an entry's value: "$3.41 on coffee" → $ 3.41; "7,935 steps" → steps 7935. */
+export function amountOf(value: string): Amount | undefined {
+  const money = /^\$\s?([\d,]+(?:\.\d+)?)/.exec(value);
+  if (money) return { unit: "$", value: Number(money[1]!.replace(/,/g, "")) };
+  const counted = /^([\d,]+(?:\.\d+)?)\s+([\p{L}-]+)/u.exec(value);
+  if (counted) return { unit: counted[2]!.toLowerCase(), value: Number(counted[1]!.replace(/,/g, "")) };
+  return undefined;
+}
+
+function formatSum(unit: string, total: number): string {
+  const rounded = Math.round(total * 100) / 100;
+  if (unit === "$") return `$${rounded.toFixed(2)}`;
+  return `${rounded.toLocaleString("en-US")} ${unit}`;
+}
+
+export interface TallyInput {
+  question: string;
+  /** Normalised question time: entries told later are left out. */
+  at?: string;
+  /** Only entries of these sessions count (undefined: all). */
+  visible: (sessionId: string) => boolean;
+  /** Only the user's entries (the question is about the user). */
+  userOnly: boolean;
+}
+
+/** One result listing every entry of the attributes the question aggregates, or undefined. */
+export function tally(store: LedgerStore, index: NamespaceIndex, input: TallyInput): Hit | undefined {
+  const attributes = talliesAskedFor(input.question, index.tallies.keys());
+  if (!attributes.length) return undefined;
+  const rowids: number[] = [];
+  for (const attribute of attributes) {
+    for (const rowid of index.tallies.get(attribute) ?? []) {
+      const h = index.memoryHeads.get(rowid);
+      if (!h || h.status === "retired" || !input.visible(h.sessionId)) continue;
+      if (input.at && h.recordedAt && h.recordedAt > input.at) continue;
+      if (input.userOnly && h.subject !== USER) continue;
+      rowids.push(rowid);
+    }
+  }
+  // One entry is no tally: ranking shows it as it is.
+  if (rowids.length < 2) return undefined;
+  const things = new Set(attributes.map((a) => thing(TALLIED.exec(a)![2]!)));
+  const goalRowids: number[] = [];
+  for (const [attribute, ids] of PROGRESS.test(input.question) ? index.tallies : []) {
+    const g = GOAL.exec(attribute);
+    if (!g || !things.has(thing(g[1]!))) continue;
+    for (const rowid of ids) {
+      const h = index.memoryHeads.get(rowid);
+      if (h && validAt(h, input.at) && input.visible(h.sessionId) && (!input.userOnly || h.subject === USER))
+        goalRowids.push(rowid);
+    }
+  }
+  const when = (m: Memory) => m.validFrom ?? m.recordedAt ?? "";
+  const day = (m: Memory) => when(m).slice(0, 10) || "undated";
+  const read = store.memoriesByRowid([...rowids, ...goalRowids]);
+  const inTimeOrder = (ids: number[]) =>
+    ids
+      .map((rowid) => {
+        const { rowid: _r, ...m } = read.get(rowid)!;
+        return m;
+      })
+      .sort((a, b) => (when(a) < when(b) ? -1 : when(a) > when(b) ? 1 : a.seq - b.seq));
+  const entries = inTimeOrder(rowids);
+  const goals = inTimeOrder(goalRowids);
+  const listed = entries.slice(-MAX_LISTED);
+  const amounts = entries.map((m) => amountOf(m.value));
+  const units = new Set(amounts.map((a) => a?.unit));
+  const lines = [
+    `[tally] ${attributes.join(", ")}: ${entries.length} entries`,
+    ...goals.map((m) => `Goal stated ${day(m)}: ${m.value} (session ${m.sessionId})`),
+    ...(listed.length < entries.length ? [`(${entries.length - listed.length} earlier entries not listed)`] : []),
+    ...listed.map((m) => `- ${day(m)}: ${m.value} (session ${m.sessionId})`),
+  ];
+  if (units.size === 1 && amounts[0]) {
+    const total = amounts.reduce((s, a) => s + a!.value, 0);
+    lines.push(`Sum of the ${entries.length} entries: ${formatSum(amounts[0].unit, total)}`);
+  }
+  const last = entries.at(-1)!;
+  const evidence = [...goals, ...entries];
+  return {
+    kind: "memory",
+    text: lines.join("\n"),
+    score: 0,
+    ...(last.recordedAt ? { time: last.recordedAt } : {}),
+    sessionIds: [...new Set(evidence.map((m) => m.sessionId))],
+    turnIds: [...new Set(evidence.flatMap((m) => m.turnIds))],
+    memories: [...goals, ...listed],
+    links: [],
+  };
+}
