@@ -8,8 +8,9 @@
  */
 import { SystemError } from "../core/errors.ts";
 import type { Embedder } from "../embed/types.ts";
-import { buildContext } from "../ledger/context.ts";
+import { buildContext, memoriesById, renderBody } from "../ledger/context.ts";
 import { LlmExtractor, LlmRelationProposer } from "../ledger/extract/llm.ts";
+import { normaliseTime } from "../ledger/ids.ts";
 import { Ledger, type LedgerOptions } from "../ledger/ledger.ts";
 import type { Hit } from "../ledger/types.ts";
 import type { ChatModel } from "../llm/types.ts";
@@ -114,7 +115,10 @@ export class LedgerSystem implements MemorySystem {
     if (limit === 0) return [];
     const k = Number.isFinite(limit) ? limit : 1000;
     const hits = await this.ledger.search(ns, q.text, { k, ...(q.time ? { at: q.time } : {}) });
-    return hits.map(toRetrieved);
+    // The reader sees each memory's flags ("updated on …", "conflicts with …", "when …"), as of the question time.
+    const byId = memoriesById(hits);
+    const at = normaliseTime(q.time);
+    return hits.map((hit) => toRetrieved(hit, renderBody(hit, byId, at)));
   }
 
   async readback(ns: string, sessionIds: string[]): Promise<Retrieved[]> {
@@ -150,13 +154,14 @@ export class LedgerSystem implements MemorySystem {
   async context(ns: string, q: SearchQuery, tokenBudget = this.tokenBudget): Promise<string> {
     this.need(ns, "search");
     const hits = await this.ledger.search(ns, q.text, { k: q.k, ...(q.time ? { at: q.time } : {}) });
-    return buildContext(hits, { tokenBudget }).text;
+    const at = normaliseTime(q.time);
+    return buildContext(hits, { tokenBudget, ...(at ? { at } : {}) }).text;
   }
 }
 
-function toRetrieved(hit: Hit): Retrieved {
+function toRetrieved(hit: Hit, text: string): Retrieved {
   return {
-    text: hit.text,
+    text,
     score: hit.score,
     ...(hit.time ? { time: hit.time } : {}),
     sessionIds: [...hit.sessionIds],

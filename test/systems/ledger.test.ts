@@ -53,8 +53,14 @@ describe("ledger system", () => {
       items.map((i) => i.sessionIds),
       [["s2"], ["s1"]],
     );
+    // The reader of a run sees the flags too: the old value says when and to what it changed.
+    assert.match(items[1]!.text, /- I live in Boston\. \[updated on 2024-06-01; now "Denver"\]/);
     const context = await system.context("n", { text: "Denver Boston", k: 2, time: "2024-07-01" });
     assert.match(context, /updated on 2024-06-01/);
+    // Asked as of before the move, Boston was still the standing value.
+    const before = await system.context("n", { text: "Denver Boston", k: 2, time: "2024-03-01" });
+    assert.match(before, /I live in Boston/);
+    assert.doesNotMatch(before, /updated on|now "Denver"/);
     await system.close("n");
   });
 
