@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { headWord } from "../../src/ledger/extract/attributes.ts";
 import { extractTurns } from "../../src/ledger/extract/offline.ts";
 import { resolveTimeExpression } from "../../src/ledger/time.ts";
 import type { LedgerTurn } from "../../src/ledger/types.ts";
@@ -145,6 +146,20 @@ describe("offline extractor", () => {
       extract("I live in Lisbon now.", "assistant", "Melanie").map((d) => [d.subject, d.attribute, d.value]),
       [["melanie", "residence", "Lisbon"]],
     );
+  });
+});
+
+describe("attribute keys", () => {
+  it("key a phrase on its last content word, singular", () => {
+    assert.equal(headWord("green teas"), "tea");
+    assert.equal(headWord("groceries"), "grocery");
+    assert.equal(headWord("horror movies"), "movie");
+    assert.equal(headWord("sunny beaches"), "beach");
+    assert.equal(headWord("lunch boxes"), "box");
+    assert.equal(headWord("reading glasses"), "glass");
+    assert.equal(headWord("chess"), "chess");
+    assert.equal(headWord("the bus"), "bus");
+    assert.equal(headWord("2024"), undefined);
   });
 });
 

@@ -20,12 +20,21 @@ export function isInvariant(attribute: string): boolean {
   return INVARIANT_ATTRIBUTES.has(attribute);
 }
 
-/** Last content word of a phrase, singularised crudely: "green teas" → "tea", "groceries" → "grocery". */
+/** Nouns whose singular ends in "ie": "movies" is not "movy". */
+const IE_NOUNS = new Set(
+  "movie cookie pie tie lie rookie selfie zombie brownie smoothie indie hippie goalie calorie prairie genie auntie veggie sortie collie boogie freebie".split(
+    " ",
+  ),
+);
+
+/** Last content word of a phrase, singularised crudely: "green teas" → "tea", "groceries" → "grocery", "beaches" → "beach". */
 export function headWord(phrase: string): string | undefined {
   const words = lexicalTokens(phrase).filter((w) => !/^\d+$/.test(w) && w.length > 1);
   const last = words.at(-1);
   if (!last) return undefined;
-  if (last.length > 4 && last.endsWith("ies")) return `${last.slice(0, -3)}y`;
+  if (last.length > 4 && last.endsWith("ies"))
+    return IE_NOUNS.has(last.slice(0, -1)) ? last.slice(0, -1) : `${last.slice(0, -3)}y`;
+  if (last.length > 4 && /(?:ch|sh|x|ss|z)es$/.test(last)) return last.slice(0, -2);
   return last.length > 3 && last.endsWith("s") && !last.endsWith("ss") ? last.slice(0, -1) : last;
 }
 
