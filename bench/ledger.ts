@@ -4,6 +4,9 @@
  * the same run and with the same embedder; (2) latency and footprint at scale on
  * a deterministic synthetic history of 100k memories.
  *
+ * Memora cases also check the ledger's tallies against the release's computed
+ * answers (bench/ledger-tallies.ts).
+ *
  * Run alone with `npx tsx bench/ledger.ts [retrieval [case…]|latency]`. The
  * `memora-monthly` case is held out: no retrieval weight was tuned on it. The embedder for
  * (1) is MEMBENCH_EMBEDDER or use-lite (vectors cached after the first run); the
@@ -24,6 +27,7 @@ import { RunStore, STORE_FILE } from "../src/run/store.ts";
 import type { ResultRow } from "../src/run/summary.ts";
 import { lexicalTokens } from "../src/systems/tokenize.ts";
 import { analyseMisses, printMisses } from "./ledger-misses.ts";
+import { checkTallies, printTallyChecks } from "./ledger-tallies.ts";
 
 export const SHARED = resolve(import.meta.dirname, "../../shared/datasets");
 export const FIXTURES = resolve(import.meta.dirname, "../test/fixtures");
@@ -44,6 +48,8 @@ export interface Case {
   columns: Array<[string, (row: ResultRow) => number | undefined]>;
   /** Depth at which the ledger's and session BM25's misses are analysed (bench/ledger-misses.ts). */
   missesAt?: number;
+  /** Check the ledger's tallies against the release's computed answers (Memora; bench/ledger-tallies.ts). */
+  tallies?: boolean;
 }
 
 const m = (key: string) => (row: ResultRow) => row.metrics[key];
@@ -109,6 +115,7 @@ export const CASES: Case[] = [
     shared: "memora/weekly",
     fixture: "memora/weekly",
     columns: MEMORA_COLUMNS,
+    tallies: true,
   },
   {
     name: "memora-monthly",
@@ -116,6 +123,7 @@ export const CASES: Case[] = [
     shared: "memora/monthly",
     heldOut: true,
     columns: MEMORA_COLUMNS,
+    tallies: true,
   },
 ];
 
@@ -170,6 +178,7 @@ export async function runRetrievalComparison(
         console.log(`| ${row.system} | ${cells.join(" | ")} | ${fmt(row.metrics.search_ms_p95)} |`);
       }
       console.log("");
+      if (c.tallies) printTallyChecks(`${c.name}, ledger`, await checkTallies(data));
       if (c.missesAt) {
         const dataset = await loadDataset(c.bench, data);
         const store = new RunStore(join(run.dir, STORE_FILE));

@@ -41,6 +41,16 @@ export function talliedAttribute(m: Pick<Memory, "kind" | "attribute">): boolean
   return (m.kind === "event" && TALLIED.test(m.attribute)) || (m.kind === "plan" && GOAL.test(m.attribute));
 }
 
+/** The words of a question as attribute things: "coffees" → "coffee". */
+function thingsNamed(question: string): Set<string> {
+  return new Set((question.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).map((w) => headWord(w) ?? w));
+}
+
+/** "1 entry", "3 entries". */
+export function entriesOf(n: number): string {
+  return `${n} ${n === 1 ? "entry" : "entries"}`;
+}
+
 /** The thing an attribute counts or targets, singular: `log:steps` and `goal:step` → "step". */
 function thing(tail: string): string {
   return headWord(tail) ?? tail;
@@ -53,7 +63,7 @@ function thing(tail: string): string {
  */
 export function talliesAskedFor(question: string, attributes: Iterable<string>): string[] {
   if (!AGGREGATE.test(question)) return [];
-  const words = new Set((question.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).map((w) => headWord(w) ?? w));
+  const words = thingsNamed(question);
   const named: string[] = [];
   const family: string[] = [];
   for (const attribute of attributes) {
@@ -85,6 +95,56 @@ function formatSum(unit: string, total: number): string {
   return `${rounded.toLocaleString("en-US")} ${unit}`;
 }
 
+type Period = "day" | "week" | "month";
+
+/** The period a question compares or checks against: "my daily step goal", "which week … the most". */
+export function periodOf(question: string): Period | undefined {
+  if (/\b(?:daily|per day|a day|each day|every day|which day|today)\b/i.test(question)) return "day";
+  if (/\bweek(?:s|ly)?\b/i.test(question)) return "week";
+  if (/\bmonth(?:s|ly)?\b/i.test(question)) return "month";
+  return undefined;
+}
+
+/**
+ * The period a day (YYYY-MM-DD) falls in: itself, its week of the month (days
+ * 1–7 are the 1st week, 8–14 the 2nd, …, 29–31 the 5th), or its month. Weeks
+ * of the month rather than Monday weeks: "which week in this month" means the
+ * month's own weeks, and Memora counts them so.
+ */
+function periodKey(day: string, period: Period): string {
+  if (period === "day") return day;
+  const month = day.slice(0, 7);
+  if (period === "month") return month;
+  const week = Math.ceil(Number(day.slice(8, 10)) / 7);
+  const first = (week - 1) * 7 + 1;
+  const last = Math.min(week * 7, new Date(Date.UTC(Number(day.slice(0, 4)), Number(day.slice(5, 7)), 0)).getUTCDate());
+  const two = (n: number) => String(n).padStart(2, "0");
+  return `${month} week ${week} (${month}-${two(first)} to ${month}-${two(last)})`;
+}
+
+/**
+ * Sums per period, when the question names one and the entries fall in more
+ * than one: the reader compares weeks or checks days against a goal without
+ * adding up dozens of dated amounts itself. None when any entry is undated, or
+ * when every period holds one entry (the list already says it).
+ */
+function subtotals(days: readonly string[], amounts: readonly Amount[], unit: string, period?: Period): string[] {
+  if (!period || days.some((d) => !/^\d{4}-\d{2}-\d{2}$/.test(d))) return [];
+  const groups = new Map<string, { total: number; n: number }>();
+  days.forEach((d, i) => {
+    const key = periodKey(d, period);
+    const g = groups.get(key) ?? { total: 0, n: 0 };
+    g.total += amounts[i]!.value;
+    g.n++;
+    groups.set(key, g);
+  });
+  if (groups.size < 2 || groups.size === days.length) return [];
+  return [
+    `By ${period}:`,
+    ...[...groups].map(([key, g]) => `  ${key}: ${formatSum(unit, g.total)} (${entriesOf(g.n)})`),
+  ];
+}
+
 export interface TallyInput {
   question: string;
   /** Normalised question time: entries told later are left out. */
@@ -109,9 +169,9 @@ export function tally(store: LedgerStore, index: NamespaceIndex, input: TallyInp
       rowids.push(rowid);
     }
   }
-  // One entry is no tally: ranking shows it as it is.
-  if (rowids.length < 2) return undefined;
-  const things = new Set(attributes.map((a) => thing(TALLIED.exec(a)![2]!)));
+  if (!rowids.length) return undefined;
+  // Goals for what is tallied, or for what the question names ("my coffee budget" over a cortado).
+  const things = new Set([...attributes.map((a) => thing(TALLIED.exec(a)![2]!)), ...thingsNamed(input.question)]);
   const goalRowids: number[] = [];
   for (const [attribute, ids] of PROGRESS.test(input.question) ? index.tallies : []) {
     const g = GOAL.exec(attribute);
@@ -138,14 +198,16 @@ export function tally(store: LedgerStore, index: NamespaceIndex, input: TallyInp
   const amounts = entries.map((m) => amountOf(m.value));
   const units = new Set(amounts.map((a) => a?.unit));
   const lines = [
-    `[tally] ${attributes.join(", ")}: ${entries.length} entries`,
+    `[tally] ${attributes.join(", ")}: ${entriesOf(entries.length)}`,
     ...goals.map((m) => `Goal stated ${day(m)}: ${m.value} (session ${m.sessionId})`),
     ...(listed.length < entries.length ? [`(${entries.length - listed.length} earlier entries not listed)`] : []),
     ...listed.map((m) => `- ${day(m)}: ${m.value} (session ${m.sessionId})`),
   ];
   if (units.size === 1 && amounts[0]) {
+    const unit = amounts[0].unit;
     const total = amounts.reduce((s, a) => s + a!.value, 0);
-    lines.push(`Sum of the ${entries.length} entries: ${formatSum(amounts[0].unit, total)}`);
+    lines.push(`Sum of the ${entriesOf(entries.length)}: ${formatSum(unit, total)}`);
+    lines.push(...subtotals(entries.map(day), amounts as Amount[], unit, periodOf(input.question)));
   }
   const last = entries.at(-1)!;
   const evidence = [...goals, ...entries];

@@ -125,7 +125,30 @@ describe("offline extractor", () => {
     assert.deepEqual(drafts("I spent $28.50 on groceries earlier today."), [
       ["event", "expense:grocery", "$28.50 on groceries"],
     ]);
-    assert.deepEqual(drafts("I've taken 2,341 steps so far."), [["event", "log:steps", "2,341 steps"]]);
+    assert.deepEqual(drafts("I also grabbed a coffee this morning; it was $3.50."), [
+      ["event", "expense:coffee", "$3.50 on coffee"],
+    ]);
+    assert.deepEqual(drafts("Speaking of challenges, my lunch today was $21.04, which felt steep."), [
+      ["event", "expense:lunch", "$21.04 on lunch"],
+    ]);
+    assert.deepEqual(drafts("I was thinking about how much I spent on breakfast this morning, it was $17.46."), [
+      ["event", "expense:breakfast", "$17.46 on breakfast"],
+    ]);
+    assert.deepEqual(drafts("For me, it's the little things, like grabbing a $6.94 coffee to start the day."), [
+      ["event", "expense:coffee", "$6.94 on coffee"],
+    ]);
+    assert.deepEqual(drafts("Not really, but I did spend $46.35 on groceries yesterday."), [
+      ["event", "expense:grocery", "$46.35 on groceries"],
+    ]);
+    // Chat leaves the subject out.
+    assert.deepEqual(drafts("Just grabbed a cortado for $4.25 at the museum cafe."), [
+      ["event", "expense:cortado", "$4.25 on cortado"],
+    ]);
+    // A budget, a salary or a price quoted is not a purchase.
+    assert.deepEqual(drafts("The budget was $300,000, but my budget was $20."), []);
+    assert.deepEqual(drafts("My salary was $5,000 last month."), []);
+    assert.deepEqual(drafts("I've taken 12,341 steps today."), [["event", "log:steps", "12,341 steps"]]);
+    assert.deepEqual(drafts("I've taken 2,341 steps so far."), []);
     // A target is one goal keyed on the thing it limits, however many rules read the sentence.
     assert.deepEqual(drafts("My new goal is to keep coffee spending under $30 per week."), [
       ["plan", "goal:coffee", "coffee under $30 per week"],
@@ -135,6 +158,9 @@ describe("offline extractor", () => {
     ]);
     assert.deepEqual(drafts("I'm trying to spend under $35 per week on breakfast to save money."), [
       ["plan", "goal:breakfast", "breakfast under $35 per week"],
+    ]);
+    assert.deepEqual(drafts("Yes, let's cap my coffee spending at $25 a week."), [
+      ["plan", "goal:coffee", "coffee under $25 a week"],
     ]);
     assert.deepEqual(drafts("I'm really motivated to start walking 8,000 steps per day!"), [
       ["plan", "goal:step", "8,000 steps per day"],

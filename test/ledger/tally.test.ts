@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { createEmbedder } from "../../src/embed/create.ts";
 import { Ledger } from "../../src/ledger/ledger.ts";
-import { amountOf, talliesAskedFor } from "../../src/ledger/tally.ts";
+import { amountOf, periodOf, talliesAskedFor } from "../../src/ledger/tally.ts";
 import type { LedgerTurn } from "../../src/ledger/types.ts";
 
 let seq = 0;
@@ -24,6 +24,13 @@ describe("tallies", () => {
     assert.deepEqual(talliesAskedFor("Which week did I have the most steps?", ATTRIBUTES), ["log:steps"]);
     assert.deepEqual(talliesAskedFor("Where did I get coffee on Monday?", ATTRIBUTES), []);
     assert.deepEqual(talliesAskedFor("How much do I like jazz?", ATTRIBUTES), []);
+  });
+
+  it("reads the period a question compares over", () => {
+    assert.equal(periodOf("Am I meeting my daily step goal?"), "day");
+    assert.equal(periodOf("Which week in this month did I have the most steps?"), "week");
+    assert.equal(periodOf("How much did I spend on dinner this month?"), "month");
+    assert.equal(periodOf("How much have I spent on coffee so far?"), undefined);
   });
 
   it("reads the amount at the start of an entry", () => {
@@ -60,14 +67,30 @@ describe("tallies", () => {
     assert.match(then!.text, /Sum of the 2 entries: \$7\.91/);
     assert.match(then!.text, /Goal stated 2024-03-01: coffee under \$30 per week/);
 
+    // A question about weeks gets the sum of each week of the month (days 1–7, 8–14, …).
+    await l.add("a", session("c4", "2024-03-09", "I spent $2.00 on coffee at the station."));
+    const [weekly] = await l.search("a", "Which week did I spend the most on coffee?", { k: 3 });
+    assert.match(
+      weekly!.text,
+      /^By week:\n {2}2024-03 week 1 \(2024-03-01 to 2024-03-07\): \$14\.16 \(3 entries\)\n {2}2024-03 week 2 \(2024-03-08 to 2024-03-14\): \$2\.00 \(1 entry\)$/m,
+    );
+
     // A forgotten entry no longer counts.
     const c2 = l.export("a").memories.find((m) => m.sessionId === "c2" && m.attribute === "expense:coffee")!;
     l.forget("a", c2.id);
     const [after] = await l.search("a", "How much have I spent on coffee so far?", { k: 3 });
-    assert.match(after!.text, /Sum of the 2 entries: \$9\.66/);
+    assert.match(after!.text, /Sum of the 3 entries: \$11\.66/);
     // Not asked about the goal: entries only.
     assert.doesNotMatch(after!.text, /Goal stated/);
-    assert.deepEqual(after!.sessionIds, ["c1", "c3"]);
+    assert.deepEqual(after!.sessionIds, ["c1", "c3", "c4"]);
+
+    // One entry is still a tally; a goal named by the question counts though its entries are keyed otherwise.
+    const m = new Ledger();
+    await m.add("a", session("g", "2024-03-01", "Yes, let's cap my coffee spending at $25 a week."));
+    await m.add("a", session("c", "2024-03-02", "Just grabbed a cortado for $4.25 at the cafe."));
+    const [one] = await m.search("a", "Am I meeting my coffee budget goal?", { k: 3 });
+    assert.match(one!.text, /^\[tally\] expense:cortado: 1 entry\nGoal stated 2024-03-01: coffee under \$25 a week/);
+    assert.match(one!.text, /Sum of the 1 entry: \$4\.25$/);
 
     // No aggregation asked: ordinary results only.
     const plain = await l.search("a", "Where was the coffee I had before work?", { k: 3 });

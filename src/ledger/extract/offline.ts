@@ -211,7 +211,7 @@ function rules(S: string): Rule[] {
     {
       // "I spent $3.41 on coffee": each purchase is its own event (see resolve.ts).
       re: new RegExp(
-        `${S}(?:just |actually |also |only |already |probably |even )*(?:spent|paid|dropped) ${MONEY}\\s+(?:on|for)\\s+([^,.;!?]+)`,
+        `${S}(?:just |actually |also |only |already |probably |even |did )*(?:spent|spend|paid|pay|dropped) ${MONEY}\\s+(?:on|for)\\s+([^,.;!?]+)`,
         "i",
       ),
       kind: "event",
@@ -249,9 +249,47 @@ function rules(S: string): Rule[] {
       value: (m) => `${m[2]} on ${purchase(m[1])}`,
     },
     {
-      // Counted activity: "I got 7,935 steps in today", "I ran 5 miles".
+      // "I grabbed a coffee this morning; it was $3.50".
       re: new RegExp(
-        `${S}(?:ve |have |'ve )?(?:just |actually |also |finally |only |even )*(?:got|walked|ran|did|logged|hit|completed|cycled|swam|slept|read|took|taken|clocked|racked up|managed to (?:get|walk|hit|do)) (?:in )?(?:about |around |over |almost |nearly )?([\\d,]+(?:\\.\\d+)?) (${COUNTED})\\b`,
+        `${S}(?:just |even |also )*(?:bought|grabbed|got|picked up|ordered|had) (?:a |an |some |the )?([^,.;!?$]+?)[,;] (?:and )?(?:it|which|that) (?:was|cost|came to) (?:me )?(?:about |around |only |just )?${MONEY}`,
+        "i",
+      ),
+      kind: "event",
+      attribute: (m) => timelessKey("expense", purchase(m[1])),
+      value: (m) => `${m[2]} on ${purchase(m[1])}`,
+    },
+    {
+      // "My lunch today was $21.04" (not a budget, a salary or a price quoted).
+      re: new RegExp(
+        `${S}((?!(?:budget|salary|income|rent|price|estimate|goal|limit|target|balance|savings|total)\\b)[\\p{L}]+(?: (?:today|this morning|this afternoon|tonight|yesterday|last night))?) (?:was|were) (?:about |around |only |just )?${MONEY}`,
+        "iu",
+      ),
+      kind: "event",
+      attribute: (m) => timelessKey("expense", purchase(m[1])),
+      value: (m) => `${m[2]} on ${purchase(m[1])}`,
+    },
+    {
+      // "… how much I spent on breakfast this morning, it was $17.46".
+      re: new RegExp(`${S}[^.!?]*?\\bspent on ([^,.;!?$]+?),? (?:and )?(?:it|which) (?:was|came to) ${MONEY}`, "i"),
+      kind: "event",
+      attribute: (m) => timelessKey("expense", purchase(m[1])),
+      value: (m) => `${m[2]} on ${purchase(m[1])}`,
+    },
+    {
+      // No subject, in a first-person sentence: "For me, it's the little things, like grabbing a $6.94 coffee".
+      re: new RegExp(
+        `\\b(?:grabbing|buying|getting|ordering|picking up) (?:a |an |some |my )?${MONEY} ([^,.;!?$]+)`,
+        "i",
+      ),
+      kind: "event",
+      attribute: (m) => timelessKey("expense", purchase(m[2])),
+      value: (m) => `${m[1]} on ${purchase(m[2])}`,
+    },
+    {
+      // Counted activity: "I got 7,935 steps in today", "I ran 5 miles". A count "so far"
+      // is a day's running total, not an entry: adding it would count that day twice.
+      re: new RegExp(
+        `${S}(?:ve |have |'ve )?(?:just |actually |also |finally |only |even )*(?:got|walked|ran|did|logged|hit|completed|cycled|swam|slept|read|took|taken|clocked|racked up|managed to (?:get|walk|hit|do)) (?:in )?(?:about |around |over |almost |nearly )?([\\d,]+(?:\\.\\d+)?) (${COUNTED})\\b(?![^,.;!?]*\\bso far\\b)`,
         "i",
       ),
       kind: "event",
@@ -259,9 +297,9 @@ function rules(S: string): Rule[] {
       value: (m) => `${m[1]} ${m[2]!.toLowerCase()}`,
     },
     {
-      // A spending target: "I'm trying to keep my coffee spending under $45 per week".
+      // A spending target: "I'm trying to keep my coffee spending under $45 per week", "let's cap my coffee spending at $25 a week".
       re: new RegExp(
-        `${S}${TARGET_CUE}(?:keep|limit|cap) (?:my |our )?([\\p{L} ]+?) (?:spending|expenses?|budget|costs?) (?:to |at |under |below |within )?(?:no more than |less than |under |below )?${MONEY}(${PER})`,
+        `(?:${S}${TARGET_CUE}|\\blet'?s )(?:keep|limit|cap) (?:my |our )?([\\p{L} ]+?) (?:spending|expenses?|budget|costs?) (?:to |at |under |below |within )?(?:no more than |less than |under |below )?${MONEY}(${PER})`,
         "iu",
       ),
       kind: "plan",
@@ -419,12 +457,19 @@ function draftFrom(
   return draft;
 }
 
-/** A sentence states one goal, however many rules read it. */
-const isGoal = (attribute: string) => attribute.startsWith("goal:");
+/** A sentence that opens on a purchase or count verb with its subject left out. */
+const ELIDED_SUBJECT =
+  /^(?:just |also |finally |actually |only )*(?:grabbed|bought|spent|paid|ordered|picked up|walked|ran|logged|clocked|hit) /i;
+
+/** A sentence states one goal, one purchase or one count, however many rules read it. */
+const ONE_PER_SENTENCE = /^(?:goal|expense|log):/;
+const sameFamily = (a: string, b: string) => a.slice(0, a.indexOf(":")) === b.slice(0, b.indexOf(":"));
 
 function extractSentence(sentence: string, ctx: Context, owner: Subject): MemoryDraft[] {
   if (sentence.endsWith("?") || sentence.length > 400 || sentence.length < 8) return [];
-  const s = sentence.replace(OPENERS, "");
+  const opened = sentence.replace(OPENERS, "");
+  // Chat drops the subject of a purchase or a count ("Just grabbed a cortado for $4.25"): the speaker's.
+  const s = ELIDED_SUBJECT.test(opened) ? `I ${opened}` : opened;
   const out: MemoryDraft[] = [];
   let subject = owner;
   let predicate = s;
@@ -448,7 +493,16 @@ function extractSentence(sentence: string, ctx: Context, owner: Subject): Memory
     const attribute = rule.attribute(m);
     if (!attribute) continue;
     // One statement gives an attribute one value: the first (most specific) rule's.
-    if (out.some((d) => d.attribute === attribute || (isGoal(d.attribute) && isGoal(attribute)))) continue;
+    if (
+      out.some(
+        (d) =>
+          d.attribute === attribute ||
+          (ONE_PER_SENTENCE.test(attribute) &&
+            ONE_PER_SENTENCE.test(d.attribute) &&
+            sameFamily(d.attribute, attribute)),
+      )
+    )
+      continue;
     const draft = draftFrom(subject, rule.kind, attribute, rule.value(m), sentence, ctx, rule.change ?? false);
     if (draft && rule.negated?.(m)) draft.negated = true;
     if (draft) out.push(draft);

@@ -1,0 +1,149 @@
+/**
+ * How exact the ledger's tallies are on Memora's aggregation questions, with no
+ * model: the release computes each answer (a total, the week with the most, a
+ * goal) from the facts it planted, so the tally the ledger returns first can be
+ * checked against it number for number. A wrong total is a write-side miss (an
+ * entry the offline rules did not read, or one read twice), which answer
+ * accuracy would otherwise hide behind the reader.
+ *
+ * `npx tsx bench/ledger-tallies.ts [memora data dir…]`; bench/ledger.ts prints
+ * it after each Memora case.
+ */
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { loadDataset } from "../src/benchmarks/index.ts";
+import { Ledger } from "../src/ledger/ledger.ts";
+import { entriesOf } from "../src/ledger/tally.ts";
+
+/** What the release says the answer is, and what the ledger's first result says. */
+export interface TallyCheck {
+  questionId: string;
+  question: string;
+  expected: string;
+  found: string;
+  exact: boolean;
+}
+
+type Evidence = Record<string, unknown>;
+
+/** The number a template's answer turns on, from the release's `memory_evidence`. */
+function expectedOf(
+  template: string,
+  ev: Evidence,
+): { kind: "sum" | "max" | "goal"; value: number; n?: number } | undefined {
+  const num = (x: unknown) => (typeof x === "number" ? x : undefined);
+  const len = (x: unknown) => (Array.isArray(x) ? x.length : undefined);
+  if (template === "activity_food_total" && num(ev.total_amount) !== undefined)
+    return { kind: "sum", value: num(ev.total_amount)!, n: num(ev.expense_count) };
+  if (template === "activity_food_coffee" && num(ev.category_total) !== undefined)
+    return { kind: "sum", value: num(ev.category_total)!, n: len(ev.expense_items) };
+  if (template === "activity_steps_total" && num(ev.total_steps) !== undefined)
+    return { kind: "sum", value: num(ev.total_steps)!, n: num(ev.step_count) };
+  if (template.startsWith("comparative_") && template.includes("_max_") && num(ev.max_value) !== undefined)
+    return { kind: "max", value: num(ev.max_value)!, n: num(ev.max_period) };
+  if (template.startsWith("goal_") && num(ev.goal_value) !== undefined)
+    return { kind: "goal", value: num(ev.goal_value)! };
+  return undefined;
+}
+
+const amount = (text: string) => Number(text.replace(/[$,]/g, ""));
+
+/** The same number read off the tally's text, as the reader gets it. */
+function foundOf(kind: "sum" | "max" | "goal", text: string): { value: number; n?: number } | undefined {
+  if (kind === "sum") {
+    const m = /^Sum of the (\d+) entr(?:y|ies): \$?([\d,.]+)/m.exec(text);
+    return m ? { value: amount(m[2]!), n: Number(m[1]) } : undefined;
+  }
+  if (kind === "max") {
+    const weeks = [...text.matchAll(/^ {2}\d{4}-\d{2} week (\d) \([^)]*\): \$?([\d,.]+)/gm)].map((w) => ({
+      n: Number(w[1]),
+      value: amount(w[2]!),
+    }));
+    return weeks.length ? weeks.reduce((a, b) => (b.value > a.value ? b : a)) : undefined;
+  }
+  const goals = [...text.matchAll(/^Goal stated [^:]*: .*?\$?([\d,]+(?:\.\d+)?)\b/gm)];
+  return goals.length ? { value: amount(goals.at(-1)![1]!) } : undefined;
+}
+
+function show(kind: "sum" | "max" | "goal", x: { value: number; n?: number } | undefined, tallied = true): string {
+  if (!x)
+    return tallied
+      ? `no ${kind === "goal" ? "goal" : kind === "max" ? "weekly sums" : "sum"} in the tally`
+      : "no tally";
+  const v = Number.isInteger(x.value) ? x.value.toLocaleString("en-US") : x.value.toFixed(2);
+  if (kind === "sum") return `${v} over ${x.n === undefined ? "? entries" : entriesOf(x.n)}`;
+  if (kind === "max") return `week ${x.n ?? "?"}: ${v}`;
+  return `goal ${v}`;
+}
+
+/** Every aggregation question of a Memora data directory, checked against the ledger's tally. */
+export async function checkTallies(dir: string): Promise<TallyCheck[]> {
+  const dataset = await loadDataset("memora", dir);
+  const evidence = new Map<string, Evidence>();
+  for (const persona of readdirSync(dir)) {
+    const file = join(dir, persona, `evaluation_questions_${persona}.json`);
+    if (!existsSync(file)) continue;
+    const root = JSON.parse(readFileSync(file, "utf8")) as {
+      questions?: Record<string, Array<Record<string, unknown>>>;
+    };
+    for (const list of Object.values(root.questions ?? {}))
+      for (const q of list)
+        if (typeof q.question_id === "string" && q.memory_evidence && typeof q.memory_evidence === "object")
+          evidence.set(q.question_id, q.memory_evidence as Evidence);
+  }
+  const out: TallyCheck[] = [];
+  for (const episode of dataset.episodes) {
+    const ledger = new Ledger();
+    try {
+      for (const s of episode.sessions) {
+        await ledger.add("m", {
+          sessionId: s.id,
+          sessionIndex: s.index,
+          ...(s.time ? { time: s.time } : {}),
+          turns: s.turns.map((t) => ({ id: t.id, role: t.role, content: t.content })),
+        });
+      }
+      for (const probe of episode.probes) {
+        const template = String(probe.labels.template ?? "");
+        const ev = evidence.get(probe.id);
+        const expected = ev ? expectedOf(template, ev) : undefined;
+        if (!expected) continue;
+        const [first] = await ledger.search("m", probe.question, { k: 10, ...(probe.time ? { at: probe.time } : {}) });
+        const tallied = !!first?.text.startsWith("[tally]");
+        const found = tallied ? foundOf(expected.kind, first!.text) : undefined;
+        const exact =
+          !!found &&
+          Math.abs(found.value - expected.value) < 0.005 &&
+          (expected.kind !== "max" || found.n === expected.n);
+        out.push({
+          questionId: probe.id,
+          question: probe.question,
+          expected: show(expected.kind, expected),
+          found: show(expected.kind, found, tallied),
+          exact,
+        });
+      }
+    } finally {
+      ledger.close();
+    }
+  }
+  return out;
+}
+
+export function printTallyChecks(label: string, rows: readonly TallyCheck[]): void {
+  if (!rows.length) {
+    console.log(`#### ${label}: no aggregation question with a computed answer\n`);
+    return;
+  }
+  console.log(
+    `#### ${label}: tallies against the release's computed answers (${rows.filter((r) => r.exact).length} of ${rows.length} exact)\n`,
+  );
+  console.log("| question | release | ledger tally | exact |");
+  console.log("|---|---|---|---|");
+  for (const r of rows) console.log(`| ${r.question} | ${r.expected} | ${r.found} | ${r.exact ? "yes" : "no"} |`);
+  console.log("");
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  for (const dir of process.argv.slice(2)) printTallyChecks(dir, await checkTallies(dir));
+}
