@@ -25,12 +25,11 @@ export interface TallyCheck {
 }
 
 type Evidence = Record<string, unknown>;
+/** What is checked: a total, the top week, the standing goal, or how many weeks met their goal. */
+type Kind = "sum" | "max" | "goal" | "met";
 
 /** The number a template's answer turns on, from the release's `memory_evidence`. */
-function expectedOf(
-  template: string,
-  ev: Evidence,
-): { kind: "sum" | "max" | "goal"; value: number; n?: number } | undefined {
+function expectedOf(template: string, ev: Evidence): { kind: Kind; value: number; n?: number } | undefined {
   const num = (x: unknown) => (typeof x === "number" ? x : undefined);
   const len = (x: unknown) => (Array.isArray(x) ? x.length : undefined);
   if (template === "activity_food_total" && num(ev.total_amount) !== undefined)
@@ -41,6 +40,8 @@ function expectedOf(
     return { kind: "sum", value: num(ev.total_steps)!, n: num(ev.step_count) };
   if (template.startsWith("comparative_") && template.includes("_max_") && num(ev.max_value) !== undefined)
     return { kind: "max", value: num(ev.max_value)!, n: num(ev.max_period) };
+  if (template.startsWith("comparative_goal_met_") && num(ev.met_count) !== undefined)
+    return { kind: "met", value: num(ev.met_count)!, n: num(ev.total_periods) };
   if (template.startsWith("goal_") && num(ev.goal_value) !== undefined)
     return { kind: "goal", value: num(ev.goal_value)! };
   return undefined;
@@ -49,10 +50,25 @@ function expectedOf(
 const amount = (text: string) => Number(text.replace(/[$,]/g, ""));
 
 /** The same number read off the tally's text, as the reader gets it. */
-function foundOf(kind: "sum" | "max" | "goal", text: string): { value: number; n?: number } | undefined {
+function foundOf(kind: Kind, text: string): { value: number; n?: number } | undefined {
   if (kind === "sum") {
     const m = /^Sum of the (\d+) entr(?:y|ies): \$?([\d,.]+)/m.exec(text);
     return m ? { value: amount(m[2]!), n: Number(m[1]) } : undefined;
+  }
+  if (kind === "met") {
+    // What a careful reader concludes: each week against the goal stated by its first day.
+    const goals = [...text.matchAll(/^Goal stated (\d{4}-\d{2}-\d{2}): .*?\$([\d,]+(?:\.\d+)?)/gm)].map((g) => ({
+      day: g[1]!,
+      value: amount(g[2]!),
+    }));
+    const weeks = [...text.matchAll(/^ {2}\d{4}-\d{2} week \d \((\d{4}-\d{2}-\d{2}) to [^)]*\): \$?([\d,.]+)/gm)];
+    if (!goals.length || !weeks.length) return undefined;
+    let met = 0;
+    for (const w of weeks) {
+      const goal = goals.filter((g) => g.day <= w[1]!).at(-1);
+      if (goal && amount(w[2]!) <= goal.value) met++;
+    }
+    return { value: met, n: weeks.length };
   }
   if (kind === "max") {
     const weeks = [...text.matchAll(/^ {2}\d{4}-\d{2} week (\d) \([^)]*\): \$?([\d,.]+)/gm)].map((w) => ({
@@ -61,18 +77,17 @@ function foundOf(kind: "sum" | "max" | "goal", text: string): { value: number; n
     }));
     return weeks.length ? weeks.reduce((a, b) => (b.value > a.value ? b : a)) : undefined;
   }
-  const goals = [...text.matchAll(/^Goal stated [^:]*: .*?\$?([\d,]+(?:\.\d+)?)\b/gm)];
-  return goals.length ? { value: amount(goals.at(-1)![1]!) } : undefined;
+  const standing = /^Goal stated [^:]*: .*?\$?([\d,]+(?:\.\d+)?)\b.*; standing\)$/m.exec(text);
+  return standing ? { value: amount(standing[1]!) } : undefined;
 }
 
-function show(kind: "sum" | "max" | "goal", x: { value: number; n?: number } | undefined, tallied = true): string {
-  if (!x)
-    return tallied
-      ? `no ${kind === "goal" ? "goal" : kind === "max" ? "weekly sums" : "sum"} in the tally`
-      : "no tally";
+function show(kind: Kind, x: { value: number; n?: number } | undefined, tallied = true): string {
+  const missing = { sum: "sum", max: "weekly sums", goal: "goal", met: "goals or weekly sums" }[kind];
+  if (!x) return tallied ? `no ${missing} in the tally` : "no tally";
   const v = Number.isInteger(x.value) ? x.value.toLocaleString("en-US") : x.value.toFixed(2);
   if (kind === "sum") return `${v} over ${x.n === undefined ? "? entries" : entriesOf(x.n)}`;
   if (kind === "max") return `week ${x.n ?? "?"}: ${v}`;
+  if (kind === "met") return `${v} of ${x.n ?? "?"} weeks met`;
   return `goal ${v}`;
 }
 
@@ -114,7 +129,7 @@ export async function checkTallies(dir: string): Promise<TallyCheck[]> {
         const exact =
           !!found &&
           Math.abs(found.value - expected.value) < 0.005 &&
-          (expected.kind !== "max" || found.n === expected.n);
+          (expected.kind === "sum" || expected.kind === "goal" || found.n === expected.n);
         out.push({
           questionId: probe.id,
           question: probe.question,

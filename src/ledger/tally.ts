@@ -7,8 +7,8 @@
  * sessions than k, each one a near-copy of the others. Events complement each
  * other (resolve.ts), so the ledger holds them all; the tally lists them in time
  * order with their sessions and, where every amount has the same unit, their sum,
- * after the standing goal for the same thing ("coffee under $45 per week") when
- * the question asks about progress and a goal was stated.
+ * after the goals for the same thing ("coffee under $45 per week"; every
+ * version, the standing one marked) when the question asks about progress.
  */
 import { headWord } from "./extract/attributes.ts";
 import type { NamespaceIndex } from "./namespace-index.ts";
@@ -178,8 +178,9 @@ export function tally(store: LedgerStore, index: NamespaceIndex, input: TallyInp
     if (!g || !things.has(thing(g[1]!))) continue;
     for (const rowid of ids) {
       const h = index.memoryHeads.get(rowid);
-      if (h && validAt(h, input.at) && input.visible(h.sessionId) && (!input.userOnly || h.subject === USER))
-        goalRowids.push(rowid);
+      if (!h || h.status === "retired" || !input.visible(h.sessionId)) continue;
+      if (input.at && h.recordedAt && h.recordedAt > input.at) continue;
+      if (!input.userOnly || h.subject === USER) goalRowids.push(rowid);
     }
   }
   const when = (m: Memory) => m.validFrom ?? m.recordedAt ?? "";
@@ -199,7 +200,11 @@ export function tally(store: LedgerStore, index: NamespaceIndex, input: TallyInp
   const units = new Set(amounts.map((a) => a?.unit));
   const lines = [
     `[tally] ${attributes.join(", ")}: ${entriesOf(entries.length)}`,
-    ...goals.map((m) => `Goal stated ${day(m)}: ${m.value} (session ${m.sessionId})`),
+    // Every version, so that each week can be held against the goal of its time.
+    ...goals.map(
+      (m) =>
+        `Goal stated ${day(m)}: ${m.value} (session ${m.sessionId}; ${validAt(m, input.at) ? "standing" : `replaced on ${(m.retiredAt ?? m.validTo ?? "").slice(0, 10)}`})`,
+    ),
     ...(listed.length < entries.length ? [`(${entries.length - listed.length} earlier entries not listed)`] : []),
     ...listed.map((m) => `- ${day(m)}: ${m.value} (session ${m.sessionId})`),
   ];

@@ -54,10 +54,12 @@ describe("tallies", () => {
     assert.match(first!.text, /^\[tally\] expense:coffee: 3 entries/);
     assert.match(first!.text, /- 2024-03-02: \$3\.41 on coffee \(session c1\)/);
     assert.match(first!.text, /Sum of the 3 entries: \$14\.16/);
-    // The goal that stands, not the one it replaced.
-    assert.match(first!.text, /Goal stated 2024-03-05: coffee under \$25 per week \(session goal2\)/);
-    assert.doesNotMatch(first!.text, /\$30/);
-    assert.deepEqual(first!.sessionIds, ["goal2", "c1", "c2", "c3"]);
+    // Every version of the goal, in time order, the standing one marked.
+    assert.match(
+      first!.text,
+      /Goal stated 2024-03-01: coffee under \$30 per week \(session goal; replaced on 2024-03-05\)\nGoal stated 2024-03-05: coffee under \$25 per week \(session goal2; standing\)/,
+    );
+    assert.deepEqual(first!.sessionIds, ["goal", "goal2", "c1", "c2", "c3"]);
     // The tally takes one of the k places.
     assert.equal(rest.length, 2);
 
@@ -65,7 +67,8 @@ describe("tallies", () => {
     const [then] = await l.search("a", "Am I meeting my coffee goal so far?", { k: 3, at: "2024-03-04T12:00:00Z" });
     assert.match(then!.text, /2 entries/);
     assert.match(then!.text, /Sum of the 2 entries: \$7\.91/);
-    assert.match(then!.text, /Goal stated 2024-03-01: coffee under \$30 per week/);
+    assert.match(then!.text, /Goal stated 2024-03-01: coffee under \$30 per week \(session goal; standing\)/);
+    assert.doesNotMatch(then!.text, /\$25/);
 
     // A question about weeks gets the sum of each week of the month (days 1–7, 8–14, …).
     await l.add("a", session("c4", "2024-03-09", "I spent $2.00 on coffee at the station."));
@@ -89,7 +92,10 @@ describe("tallies", () => {
     await m.add("a", session("g", "2024-03-01", "Yes, let's cap my coffee spending at $25 a week."));
     await m.add("a", session("c", "2024-03-02", "Just grabbed a cortado for $4.25 at the cafe."));
     const [one] = await m.search("a", "Am I meeting my coffee budget goal?", { k: 3 });
-    assert.match(one!.text, /^\[tally\] expense:cortado: 1 entry\nGoal stated 2024-03-01: coffee under \$25 a week/);
+    assert.match(
+      one!.text,
+      /^\[tally\] expense:cortado: 1 entry\nGoal stated 2024-03-01: coffee under \$25 a week \(session g; standing\)/,
+    );
     assert.match(one!.text, /Sum of the 1 entry: \$4\.25$/);
 
     // No aggregation asked: ordinary results only.
