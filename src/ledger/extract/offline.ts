@@ -87,8 +87,11 @@ const COUNTED = "steps|miles|km|kilometers|laps|pages|hours|minutes|reps|push-?u
 /** How often a target holds: " per week", " every single day". */
 const PER = "(?: (?:per|a|each|every|every single) (?:day|week|month|year))?";
 /** Words between the subject and a target's verb: "I'm really trying to", "my new goal is to". */
-const TARGET_CUE =
-  "[^.;!?]*?\\b(?:goal|goals|want|wants|aim|aiming|trying|try|plan|planning|hope|hoping|determined|motivated|challenge|commit|committed)\\b[^.;!?]*?\\b";
+const TARGET_WORDS =
+  "goal|goals|want|wants|aim|aiming|trying|try|plan|planning|hope|hoping|determined|motivated|challenge|commit|committed";
+const TARGET_CUE = `[^.;!?]*?\\b(?:${TARGET_WORDS})\\b[^.;!?]*?\\b`;
+/** A sentence a target rule could match names a target or proposes one ("let's cap …"). */
+const TARGET_PRECHECK = new RegExp(`\\b(?:${TARGET_WORDS}|let'?s)\\b`, "i");
 
 /** Predicates in the first person ("I live in …") and the third ("lives in …"); `S` is the subject part. */
 function rules(S: string): Rule[] {
@@ -367,8 +370,20 @@ function rules(S: string): Rule[] {
   ];
 }
 
-const FIRST = rules("\\b(?:i|we|my|our)\\s*(?:'|\\s)?");
-const THIRD = rules("^");
+/**
+ * What a sentence must hold before a rule is tried: a digit for the amount and
+ * count rules, a target word for the target rules. Most chat has neither, and
+ * these rules' lazy scans are the costly ones.
+ */
+function withPrechecks(list: Rule[]): Array<Rule & { digit: boolean; target: boolean }> {
+  return list.map((rule) => ({
+    ...rule,
+    digit: rule.re.source.includes(MONEY) || rule.re.source.includes("([\\d,]+"),
+    target: rule.re.source.includes(TARGET_CUE),
+  }));
+}
+const FIRST = withPrechecks(rules("\\b(?:i|we|my|our)\\s*(?:'|\\s)?"));
+const THIRD = withPrechecks(rules("^"));
 
 /** `<prefix>:<head word>` of a phrase with its time expression taken out ("visit Rome next month" → plan:rome). */
 function timelessKey(prefix: string, phrase: string): string | undefined {
@@ -487,7 +502,10 @@ function extractSentence(sentence: string, ctx: Context, owner: Subject): Memory
   } else if (!FIRST_PERSON.test(s)) {
     return [];
   }
+  const digits = /\d/.test(predicate);
+  const target = TARGET_PRECHECK.test(predicate);
   for (const rule of ruleSet) {
+    if ((rule.digit && !digits) || (rule.target && !target)) continue;
     const m = rule.re.exec(predicate);
     if (!m) continue;
     const attribute = rule.attribute(m);
