@@ -74,6 +74,12 @@ export interface RetrievalParams {
   contestedFactor: number;
   /** Score factor of another person's memory when the query is about the user. */
   otherSubjectFactor: number;
+  /**
+   * Whether a memory's restatements (`complements` links, events excepted) pull
+   * their sessions in as siblings, as superseded values, contradictions and
+   * conditions always do.
+   */
+  pullComplements: boolean;
 }
 
 export const DEFAULT_RETRIEVAL: RetrievalParams = {
@@ -101,6 +107,7 @@ export const DEFAULT_RETRIEVAL: RetrievalParams = {
   maxTermShare: 0.05,
   contestedFactor: 0.8,
   otherSubjectFactor: 0.7,
+  pullComplements: false,
 };
 
 export interface SearchInput {
@@ -342,7 +349,10 @@ export function searchLedger(
       index,
       mems.map((m) => m.id),
     )
-      .filter((l) => l.relation !== "complements")
+      // A restatement is pulled in only when asked; another occurrence of an event never is (a tally lists them).
+      .filter(
+        (l) => l.relation !== "complements" || (p.pullComplements && headsById(index, [l.from])[0]?.kind !== "event"),
+      )
       .flatMap((l) => [l.from, l.to])
       .filter((id) => !own.has(id));
     const out = new Set<string>();

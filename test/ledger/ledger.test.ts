@@ -225,6 +225,31 @@ describe("ledger timelines", () => {
   });
 });
 
+describe("sibling pulls", () => {
+  it("pulls a restatement's session in after the bundle only with pullComplements, and never another event", async () => {
+    const found = async (pullComplements: boolean) => {
+      const l = new Ledger({ retrieval: { pullComplements, weights: { recency: 0 } } });
+      await l.add("a", session("s1", "2024-01-01", "I love gypsy jazz, especially Django records."));
+      for (let i = 0; i < 6; i++)
+        await l.add(
+          "a",
+          session(`f${i}`, `2024-01-0${i + 2}`, `The Django web framework release ${i} broke our records table.`),
+        );
+      await l.add("a", session("s2", "2024-02-01", "Honestly I love gypsy jazz."));
+      await l.add("a", session("e1", "2024-02-02", "I spent $4 on coffee."));
+      await l.add("a", session("e2", "2024-02-03", "I spent $5 on coffee before the Django meetup."));
+      return (await l.search("a", "Django records", { k: 4 })).map((h) => h.sessionIds.join("+"));
+    };
+    const plain = await found(false);
+    assert.equal(plain[0], "s1");
+    assert.ok(!plain.includes("s2"), "a restatement is not pulled in by default");
+    const pulled = await found(true);
+    assert.deepEqual(pulled.slice(0, 2), ["s1", "s2"]);
+    // e2 matched on its own; the other coffee (a complementing event) is not pulled in after it.
+    assert.ok(pulled.includes("e2") && !pulled.includes("e1"));
+  });
+});
+
 describe("ledger store", () => {
   it("export then import into another namespace reproduces turns, memories and links", async () => {
     const l = await ledger();

@@ -1,0 +1,44 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { oracleExtractor, oracleProposer, plantedFacts } from "../../bench/ledger-ceiling.ts";
+import { Ledger } from "../../src/ledger/ledger.ts";
+import { fixture } from "../support/shared-data.ts";
+
+describe("ledger ceiling with a perfect writer", () => {
+  const planted = plantedFacts(fixture("subtlememory"));
+
+  it("maps each evidence session to the hidden fact it was written around", () => {
+    const p = planted.get("unrelated-persona_1-ctr-b-00003-s1");
+    assert.equal(p?.setId, "unrelated-ctr-b-00003");
+    assert.equal(p?.relation, "contradictory");
+    assert.ok(p?.fact.length);
+  });
+
+  it("writes the facts of one set under one key, linked with their true relation", async () => {
+    const [s1, s2] = ["related-persona_1-related-export-a1f0-s1", "related-persona_1-related-export-a1f0-s2"];
+    const l = new Ledger({ extractor: oracleExtractor(planted, "keyed"), proposer: oracleProposer(planted) });
+    for (const [i, id] of [s1, s2].entries())
+      await l.add("a", {
+        sessionId: id,
+        time: `2024-01-0${i + 1}`,
+        turns: [{ id: `${id}#0`, role: "user", content: "Hello there." }],
+      });
+    const facts = l.export("a").memories.filter((m) => m.attribute.startsWith("set:"));
+    assert.deepEqual(
+      facts.map((m) => [m.sessionId, m.value]),
+      [s1, s2].map((id) => [id, planted.get(id)!.fact]),
+    );
+    const relation = planted.get(s2)!.relation;
+    const expected =
+      relation === "contradictory" ? "contradicts" : relation === "nuanced" ? "conditional" : "complements";
+    assert.deepEqual(
+      l.export("a").links.map((x) => x.relation),
+      [expected],
+    );
+    // The plain variant keeps each fact under a key of its own: nothing links them.
+    const u = new Ledger({ extractor: oracleExtractor(planted, "facts"), proposer: oracleProposer(planted) });
+    for (const id of [s1, s2])
+      await u.add("a", { sessionId: id, turns: [{ id: `${id}#0`, role: "user", content: "Hi." }] });
+    assert.equal(u.export("a").links.length, 0);
+  });
+});
