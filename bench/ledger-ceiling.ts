@@ -19,12 +19,18 @@
  * recall_any@5 (some evidence session in the top 5) bounds recall_all@5 from
  * above whatever the siblings do. Replayed as the runner does (`replayUnit`).
  *
- *   npx tsx bench/ledger-ceiling.ts [subtlememory data dir]
+ * The same for RealMem, whose release keeps each session's extracted memory
+ * points (`extracted_memory`, the gold memory base the queries cite): written
+ * as memories under their own key, or keyed by project and attribute name and
+ * resolved by the rules.
+ *
+ *   npx tsx bench/ledger-ceiling.ts [subtlememory] [realmem]
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadDataset } from "../src/benchmarks/index.ts";
 import { createEmbedder } from "../src/embed/create.ts";
+import type { Embedder } from "../src/embed/types.ts";
 import { extractTurns } from "../src/ledger/extract/offline.ts";
 import type { Extractor } from "../src/ledger/extract/types.ts";
 import { type RelationProposer, ruleProposer } from "../src/ledger/resolve.ts";
@@ -38,13 +44,23 @@ import { fmt, SHARED } from "./ledger.ts";
 
 interface PlantedFact {
   fact: string;
-  setId: string;
-  relation: string;
+  /** The key the facts of one target share: a SubtleMemory variant set, a RealMem project attribute. */
+  key: string;
+  /** The set's relation, where the release names it (SubtleMemory); the rules decide otherwise. */
+  relation?: string;
 }
 
-/** Session id → the hidden fact it was written around, from every persona's `bench_instances.json`. */
-export function plantedFacts(dir: string): Map<string, PlantedFact> {
-  const out = new Map<string, PlantedFact>();
+type Planted = Map<string, PlantedFact[]>;
+
+function plant(out: Planted, sessionId: string, fact: PlantedFact): void {
+  const list = out.get(sessionId);
+  if (list) list.push(fact);
+  else out.set(sessionId, [fact]);
+}
+
+/** SubtleMemory: session id → the hidden fact it was written around, from every persona's `bench_instances.json`. */
+export function plantedFacts(dir: string): Planted {
+  const out: Planted = new Map();
   for (const persona of readdirSync(dir)) {
     const file = join(dir, persona, "bench_instances.json");
     if (!existsSync(file)) continue;
@@ -56,11 +72,40 @@ export function plantedFacts(dir: string): Map<string, PlantedFact> {
     }>;
     for (const x of instances) {
       const facts = x.facts ?? [];
-      // Sets with fewer facts than sessions: the sessions past the last fact get none.
+      // Sets with fewer facts than sessions: the sessions past the last fact get none. A
+      // session in several sets keeps the last one's fact.
       (x.session_ids ?? []).forEach((sessionId, i) => {
         const fact = facts[i];
-        if (fact) out.set(sessionId, { fact, setId: x.case_id, relation: x.relation_type });
+        if (fact) out.set(sessionId, [{ fact, key: `set:${x.case_id}`, relation: x.relation_type }]);
       });
+    }
+  }
+  return out;
+}
+
+/**
+ * RealMem: session id → the memory points the release extracted from it
+ * (`extracted_memory`, the gold memory base queries cite), keyed by project and
+ * the bracketed attribute name ("【Learning Path/Syllabus】 …").
+ */
+export function realmemPoints(dir: string): Planted {
+  const out: Planted = new Map();
+  const files = existsSync(dir) && !dir.endsWith(".json") ? readdirSync(dir).filter((f) => f.endsWith(".json")) : [];
+  for (const file of dir.endsWith(".json") ? [dir] : files.map((f) => join(dir, f))) {
+    const root = JSON.parse(readFileSync(file, "utf8")) as {
+      dialogues?: Array<{
+        session_identifier: string;
+        extracted_memory?: Array<{ index?: string; type?: string; content?: unknown }>;
+      }>;
+    };
+    for (const session of root.dialogues ?? []) {
+      for (const point of session.extracted_memory ?? []) {
+        const content = typeof point.content === "string" ? point.content : JSON.stringify(point.content);
+        if (!content) continue;
+        const project = (point.index ?? "").split(/-(?:DM|SM)-|:/)[0] ?? "";
+        const attribute = /^【([^】]+)】/.exec(content)?.[1] ?? (point.type === "Schedule" ? "schedule" : point.index);
+        plant(out, session.session_identifier, { fact: content, key: `point:${project}:${attribute}` });
+      }
     }
   }
   return out;
@@ -68,41 +113,43 @@ export function plantedFacts(dir: string): Map<string, PlantedFact> {
 
 type Variant = "offline" | "facts" | "keyed" | "pulled";
 
-export function oracleExtractor(planted: ReadonlyMap<string, PlantedFact>, variant: Variant): Extractor {
+export function oracleExtractor(planted: ReadonlyMap<string, PlantedFact[]>, variant: Variant): Extractor {
   return {
     id: `oracle-${variant}`,
     async extract(input) {
       const drafts = extractTurns(input);
-      const p = planted.get(input.sessionId);
       const turn = input.turns.find((t) => t.role === "user") ?? input.turns[0];
-      if (p && turn && variant !== "offline") {
+      if (!turn || variant === "offline") return drafts;
+      (planted.get(input.sessionId) ?? []).forEach((p, i) => {
         drafts.push({
           subject: "user",
           kind: "preference",
-          attribute: variant === "facts" ? `fact:${input.sessionId}` : `set:${p.setId}`,
+          attribute: variant === "facts" ? `fact:${input.sessionId}:${i}` : p.key,
           value: p.fact,
           text: p.fact,
           turnIds: [turn.id],
         });
-      }
+      });
       return drafts;
     },
   };
 }
 
-/** The true relation of two facts of one set; the rules for everything else. */
-export function oracleProposer(planted: ReadonlyMap<string, PlantedFact>): RelationProposer {
+/** The true relation of two facts of one set where the release names it; the rules for everything else. */
+export function oracleProposer(planted: ReadonlyMap<string, PlantedFact[]>): RelationProposer {
   return {
     id: "oracle",
     propose(existing, incoming) {
-      if (!existing.attribute.startsWith("set:")) return ruleProposer.propose(existing, incoming);
-      const relation = planted.get(incoming.sessionId)?.relation;
+      const relation = planted.get(incoming.sessionId)?.find((p) => p.key === incoming.attribute)?.relation;
+      if (!relation) return ruleProposer.propose(existing, incoming);
       return relation === "contradictory" ? "contradicts" : relation === "nuanced" ? "conditional" : "complements";
     },
   };
 }
 
-const COLUMNS: Array<[string, (row: ResultRow) => number | undefined]> = [
+type Columns = Array<[string, (row: ResultRow) => number | undefined]>;
+
+const SUBTLE_COLUMNS: Columns = [
   ["recall_all@5", (r) => r.metrics["recall_all@5"]],
   ["nuanced", (r) => r.byLabel.relation_type?.nuanced?.["recall_all@5"]],
   ["complementary", (r) => r.byLabel.relation_type?.complementary?.["recall_all@5"]],
@@ -111,21 +158,28 @@ const COLUMNS: Array<[string, (row: ResultRow) => number | undefined]> = [
   ["recall_any@5", (r) => r.metrics["recall_any@5"]],
 ];
 
-async function main(): Promise<void> {
-  const dir = process.argv[2] ?? join(SHARED, "subtlememory");
-  if (!existsSync(dir)) {
-    console.log(`${dir} is absent: the ceiling needs the release's bench_instances.json, skipped`);
-    return;
-  }
-  const planted = plantedFacts(dir);
-  const s = resolveModelSettings({});
-  const embedder = await createEmbedder(process.env.MEMBENCH_EMBEDDER ?? "use-lite", { cacheDir: s.cacheDir });
-  const dataset = await loadDataset("subtlememory", dir);
+const REALMEM_COLUMNS: Columns = [
+  ["NDCG_realmem@10", (r) => r.metrics["ndcg_realmem@10"]],
+  ["recall_all@10", (r) => r.metrics["recall_all@10"]],
+  ["recall_all@20", (r) => r.metrics["recall_all@20"]],
+  ["recall_any@10", (r) => r.metrics["recall_any@10"]],
+];
+
+const CEILINGS = {
+  subtlememory: { shared: "subtlememory", read: plantedFacts, columns: SUBTLE_COLUMNS, what: "planted fact" },
+  realmem: { shared: "realmem", read: realmemPoints, columns: REALMEM_COLUMNS, what: "memory point" },
+} as const;
+
+async function ceiling(bench: keyof typeof CEILINGS, dir: string, embedder: Embedder): Promise<void> {
+  const c = CEILINGS[bench];
+  const planted = c.read(dir);
+  const facts = [...planted.values()].reduce((n, list) => n + list.length, 0);
+  const dataset = await loadDataset(bench, dir);
   const protocol = protocolFor(dataset.benchmark)();
   const episodes = dataset.episodes.map((e) => protocol.prepare(e));
-  console.log(`\n## SubtleMemory with a perfect writer (${dir}; ${planted.size} sessions with a planted fact)\n`);
-  console.log(`| writer | ${COLUMNS.map(([label]) => label).join(" | ")} |`);
-  console.log(`|---|${COLUMNS.map(() => "---:").join("|")}|`);
+  console.log(`\n## ${bench} with a perfect writer (${dir}; ${facts} ${c.what}s in ${planted.size} sessions)\n`);
+  console.log(`| writer | ${c.columns.map(([label]) => label).join(" | ")} |`);
+  console.log(`|---|${c.columns.map(() => "---:").join("|")}|`);
   const variants: Array<[string, Variant]> = [
     ["offline rules", "offline"],
     ["facts", "facts"],
@@ -148,8 +202,22 @@ async function main(): Promise<void> {
       records.push(...r.records);
     }
     system.ledger.close();
-    const [row] = summarise({ benchmark: "subtlememory", data: dir }, records, [], ["ledger"], ["default"]).results;
-    console.log(`| ${label} | ${COLUMNS.map(([, read]) => fmt(row ? read(row) : undefined)).join(" | ")} |`);
+    const [row] = summarise({ benchmark: bench, data: dir }, records, [], ["ledger"], ["default"]).results;
+    console.log(`| ${label} | ${c.columns.map(([, read]) => fmt(row ? read(row) : undefined)).join(" | ")} |`);
+  }
+}
+
+async function main(): Promise<void> {
+  const names = process.argv.slice(2);
+  for (const name of names) {
+    if (!(name in CEILINGS)) throw new Error(`unknown benchmark "${name}"; known: ${Object.keys(CEILINGS).join(", ")}`);
+  }
+  const s = resolveModelSettings({});
+  const embedder = await createEmbedder(process.env.MEMBENCH_EMBEDDER ?? "use-lite", { cacheDir: s.cacheDir });
+  for (const bench of (names.length ? names : Object.keys(CEILINGS)) as Array<keyof typeof CEILINGS>) {
+    const dir = join(SHARED, CEILINGS[bench].shared);
+    if (!existsSync(dir)) console.log(`${dir} is absent: the ${bench} ceiling needs the release's own facts, skipped`);
+    else await ceiling(bench, dir, embedder);
   }
 }
 

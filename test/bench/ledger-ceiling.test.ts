@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { oracleExtractor, oracleProposer, plantedFacts } from "../../bench/ledger-ceiling.ts";
+import { oracleExtractor, oracleProposer, plantedFacts, realmemPoints } from "../../bench/ledger-ceiling.ts";
 import { Ledger } from "../../src/ledger/ledger.ts";
 import { fixture } from "../support/shared-data.ts";
 
@@ -8,8 +8,8 @@ describe("ledger ceiling with a perfect writer", () => {
   const planted = plantedFacts(fixture("subtlememory"));
 
   it("maps each evidence session to the hidden fact it was written around", () => {
-    const p = planted.get("unrelated-persona_1-ctr-b-00003-s1");
-    assert.equal(p?.setId, "unrelated-ctr-b-00003");
+    const [p] = planted.get("unrelated-persona_1-ctr-b-00003-s1") ?? [];
+    assert.equal(p?.key, "set:unrelated-ctr-b-00003");
     assert.equal(p?.relation, "contradictory");
     assert.ok(p?.fact.length);
   });
@@ -26,9 +26,9 @@ describe("ledger ceiling with a perfect writer", () => {
     const facts = l.export("a").memories.filter((m) => m.attribute.startsWith("set:"));
     assert.deepEqual(
       facts.map((m) => [m.sessionId, m.value]),
-      [s1, s2].map((id) => [id, planted.get(id)!.fact]),
+      [s1, s2].map((id) => [id, planted.get(id)![0]!.fact]),
     );
-    const relation = planted.get(s2)!.relation;
+    const relation = planted.get(s2)![0]!.relation;
     const expected =
       relation === "contradictory" ? "contradicts" : relation === "nuanced" ? "conditional" : "complements";
     assert.deepEqual(
@@ -40,5 +40,13 @@ describe("ledger ceiling with a perfect writer", () => {
     for (const id of [s1, s2])
       await u.add("a", { sessionId: id, turns: [{ id: `${id}#0`, role: "user", content: "Hi." }] });
     assert.equal(u.export("a").links.length, 0);
+  });
+
+  it("reads RealMem's memory points keyed by project and attribute name", () => {
+    const points = realmemPoints(fixture("realmem"));
+    const all = [...points.values()].flat();
+    assert.ok(all.length > 0);
+    for (const p of all) assert.match(p.key, /^point:[^:]+:.+/);
+    assert.ok(all.every((p) => p.relation === undefined), "RealMem names no relation: the rules decide");
   });
 });
