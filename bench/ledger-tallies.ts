@@ -1,8 +1,8 @@
 /**
  * How exact the ledger's tallies are on Memora's aggregation questions, with no
  * model: the release computes each answer (a total, the week with the most, a
- * goal) from the facts it planted, so the tally the ledger returns first can be
- * checked against it number for number. A wrong total is a write-side miss (an
+ * goal, the tasks that remain) from the facts it planted, so the tally (or the
+ * open-task list) the ledger returns first can be checked against it. A wrong total is a write-side miss (an
  * entry the offline rules did not read, or one read twice), which answer
  * accuracy would otherwise hide behind the reader.
  *
@@ -26,12 +26,26 @@ export interface TallyCheck {
 
 type Evidence = Record<string, unknown>;
 /** What is checked: a total, the top week, the standing goal, or how many weeks met their goal. */
-type Kind = "sum" | "max" | "goal" | "met";
+type Kind = "sum" | "max" | "goal" | "met" | "tasks";
+
+interface Reading {
+  value: number;
+  n?: number;
+  /** For open tasks: the sessions that told them. */
+  sessions?: string[];
+}
 
 /** The number a template's answer turns on, from the release's `memory_evidence`. */
-function expectedOf(template: string, ev: Evidence): { kind: Kind; value: number; n?: number } | undefined {
+/** A release session number as the loader names the session. */
+const sessionName = (id: unknown) => `session_${String(id).padStart(4, "0")}`;
+
+function expectedOf(template: string, ev: Evidence): (Reading & { kind: Kind }) | undefined {
   const num = (x: unknown) => (typeof x === "number" ? x : undefined);
   const len = (x: unknown) => (Array.isArray(x) ? x.length : undefined);
+  if (template === "activity_todos" && Array.isArray(ev.remaining_tasks)) {
+    const sessions = (ev.remaining_tasks as Array<{ session_id?: unknown }>).map((t) => sessionName(t.session_id));
+    return { kind: "tasks", value: sessions.length, sessions };
+  }
   if (template === "activity_food_total" && num(ev.total_amount) !== undefined)
     return { kind: "sum", value: num(ev.total_amount)!, n: num(ev.expense_count) };
   if (template === "activity_food_coffee" && num(ev.category_total) !== undefined)
@@ -50,7 +64,12 @@ function expectedOf(template: string, ev: Evidence): { kind: Kind; value: number
 const amount = (text: string) => Number(text.replace(/[$,]/g, ""));
 
 /** The same number read off the tally's text, as the reader gets it. */
-function foundOf(kind: Kind, text: string): { value: number; n?: number } | undefined {
+function foundOf(kind: Kind, text: string): Reading | undefined {
+  if (kind === "tasks") {
+    if (!text.startsWith("[open tasks]")) return undefined;
+    const sessions = [...text.matchAll(/^- .*\(session ([^)]+)\)$/gm)].map((m) => m[1]!);
+    return { value: sessions.length, sessions };
+  }
   if (kind === "sum") {
     const m = /^Sum of the (\d+) entr(?:y|ies): \$?([\d,.]+)/m.exec(text);
     return m ? { value: amount(m[2]!), n: Number(m[1]) } : undefined;
@@ -81,13 +100,19 @@ function foundOf(kind: Kind, text: string): { value: number; n?: number } | unde
   return standing ? { value: amount(standing[1]!) } : undefined;
 }
 
-function show(kind: Kind, x: { value: number; n?: number } | undefined, tallied = true): string {
-  const missing = { sum: "sum", max: "weekly sums", goal: "goal", met: "goals or weekly sums" }[kind];
+function show(kind: Kind, x: Reading | undefined, tallied = true, expected?: Reading): string {
+  const missing = { sum: "sum", max: "weekly sums", goal: "goal", met: "goals or weekly sums", tasks: "tasks" }[kind];
   if (!x) return tallied ? `no ${missing} in the tally` : "no tally";
   const v = Number.isInteger(x.value) ? x.value.toLocaleString("en-US") : x.value.toFixed(2);
   if (kind === "sum") return `${v} over ${x.n === undefined ? "? entries" : entriesOf(x.n)}`;
   if (kind === "max") return `week ${x.n ?? "?"}: ${v}`;
   if (kind === "met") return `${v} of ${x.n ?? "?"} weeks met`;
+  if (kind === "tasks") {
+    const told = `${v} open task${x.value === 1 ? "" : "s"}`;
+    if (!expected?.sessions) return `${told} (${(x.sessions ?? []).join(", ")})`;
+    const hits = (x.sessions ?? []).filter((id) => expected.sessions!.includes(id)).length;
+    return `${told}, ${hits} of the ${expected.sessions.length} released`;
+  }
   return `goal ${v}`;
 }
 
@@ -124,17 +149,18 @@ export async function checkTallies(dir: string): Promise<TallyCheck[]> {
         const expected = ev ? expectedOf(template, ev) : undefined;
         if (!expected) continue;
         const [first] = await ledger.search("m", probe.question, { k: 10, ...(probe.time ? { at: probe.time } : {}) });
-        const tallied = !!first?.text.startsWith("[tally]");
+        const tallied = !!first && /^\[(?:tally|open tasks)\]/.test(first.text);
         const found = tallied ? foundOf(expected.kind, first!.text) : undefined;
         const exact =
           !!found &&
           Math.abs(found.value - expected.value) < 0.005 &&
-          (expected.kind === "sum" || expected.kind === "goal" || found.n === expected.n);
+          (expected.kind === "sum" || expected.kind === "goal" || found.n === expected.n) &&
+          (expected.kind !== "tasks" || expected.sessions!.every((id) => found.sessions?.includes(id)));
         out.push({
           questionId: probe.id,
           question: probe.question,
           expected: show(expected.kind, expected),
-          found: show(expected.kind, found, tallied),
+          found: show(expected.kind, found, tallied, expected),
           exact,
         });
       }

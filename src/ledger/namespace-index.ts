@@ -32,6 +32,8 @@ export interface NamespaceIndex {
   memoryRowid: Map<string, number>;
   /** Tallied attribute (`expense:coffee`, `log:steps`) → the rowids of its entries (tally.ts). */
   tallies: Map<string, Set<number>>;
+  /** The rowids of task memories (`todo:` plans), open or closed (open-tasks.ts). */
+  tasks: Set<number>;
   /** Memory id → the links touching it. */
   links: Map<string, Link[]>;
   /** Turn rowid → session id. */
@@ -52,6 +54,7 @@ export function emptyIndex(): NamespaceIndex {
     memoryHeads: new Map(),
     memoryRowid: new Map(),
     tallies: new Map(),
+    tasks: new Set(),
     links: new Map(),
     turnSession: new Map(),
     turnPosition: new Map(),
@@ -60,9 +63,13 @@ export function emptyIndex(): NamespaceIndex {
 
 /** A memory's entries in the namespace's in-process indexes: its terms and its ranking fields. */
 export function indexMemory(index: NamespaceIndex, rowid: number, m: Memory): void {
-  index.memoryTerms.add(rowid, memorySearchText(m));
+  const task = m.kind === "plan" && m.attribute.startsWith("todo:");
+  // Tasks ("I need to …") are read by the open-tasks view only: as votes in the ranking they are
+  // chat ("I need to check that"), and their turns are searchable anyway.
+  if (!task) index.memoryTerms.add(rowid, memorySearchText(m));
   index.memoryHeads.set(rowid, memoryHead(m, rowid));
   index.memoryRowid.set(m.id, rowid);
+  if (task) index.tasks.add(rowid);
   if (talliedAttribute(m)) {
     const entries = index.tallies.get(m.attribute);
     if (entries) entries.add(rowid);

@@ -53,6 +53,8 @@ export const ruleProposer: RelationProposer = {
     const conditionNew = incoming.condition ?? "";
     if (conditionOld !== conditionNew && (conditionOld || conditionNew)) return "conditional";
     if (negatedOld === negatedNew && sameValue(existing.value, incoming.value)) return "complements";
+    // A task done or dropped closes the open task of its key (and a new "need to" reopens it), however worded.
+    if (existing.attribute.startsWith("todo:") && negatedOld !== negatedNew) return "supersedes";
     // A negation ends only the value it names: "not experimental music" leaves "jazz music" standing.
     if (
       negatedOld !== negatedNew &&

@@ -13,6 +13,7 @@
 import { lexicalTokens } from "../systems/tokenize.ts";
 import { bundle, nearDuplicate, wordsOf } from "./bundle.ts";
 import { headsById, linksOf, type NamespaceIndex } from "./namespace-index.ts";
+import { openTasks } from "./open-tasks.ts";
 import { aboutUser, queryTerms, queryWords } from "./query.ts";
 import type { LedgerStore, MemoryHead } from "./store.ts";
 import { tally } from "./tally.ts";
@@ -401,8 +402,10 @@ export function searchLedger(
   // Whole memory rows only for the memories the bundles show.
   const shownMemories = store.memoriesByRowid(placed.flatMap((id) => shownHeads(id).map((m) => m.rowid)));
 
-  // An aggregation question's tally comes first: no session bundle holds every entry.
-  const counted = tally(store, index, { question: input.text, ...(at ? { at } : {}), visible, userOnly: userQuery });
+  // An aggregation question's tally, or a to-do question's open tasks, comes first: no session bundle holds them all.
+  const counted =
+    tally(store, index, { question: input.text, ...(at ? { at } : {}), visible, userOnly: userQuery }) ??
+    openTasks(store, index, { question: input.text, ...(at ? { at } : {}), visible });
   const room = counted ? k - 1 : k;
   const hits: Hit[] = [];
   const shown: Set<string>[] = [];

@@ -47,6 +47,9 @@ describe("ledger ceiling with a perfect writer", () => {
     const all = [...points.values()].flat();
     assert.ok(all.length > 0);
     for (const p of all) assert.match(p.key, /^point:[^:]+:.+/);
-    assert.ok(all.every((p) => p.relation === undefined), "RealMem names no relation: the rules decide");
+    assert.ok(
+      all.every((p) => p.relation === undefined),
+      "RealMem names no relation: the rules decide",
+    );
   });
 });

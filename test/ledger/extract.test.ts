@@ -175,6 +175,53 @@ describe("offline extractor", () => {
   });
 });
 
+describe("tasks", () => {
+  const drafts = (content: string) =>
+    extractTurns({ sessionId: "s", time: "2024-03-10", turns: [{ id: "t", role: "user", content }] }).map((d) => [
+      d.attribute,
+      d.value,
+    ]);
+
+  it("keys a task on its verb and object, without its time, place or purpose", () => {
+    assert.deepEqual(drafts("I need to remember to buy groceries later today."), [
+      ["todo:buy:grocery", "buy groceries"],
+    ]);
+    assert.deepEqual(drafts("I need to book a flight for my vacation soon."), [["todo:book:flight", "book a flight"]]);
+    assert.deepEqual(drafts("I need to optimize some database queries at work."), [
+      ["todo:optimiz:query", "optimize some database queries"],
+    ]);
+    assert.deepEqual(drafts("I also need to prepare for a code review meeting later today."), [
+      ["todo:prepar:meeting", "prepare for a code review meeting"],
+    ]);
+  });
+
+  it("reads a task done or dropped under the same key, however it is worded", () => {
+    assert.deepEqual(drafts("I actually finished buying groceries, so you can remove that from my to-do list."), [
+      ["todo:buy:grocery", "not buying groceries"],
+    ]);
+    assert.deepEqual(drafts('Actually, I already completed the "Fix critical bug" task yesterday.'), [
+      ["todo:fix:bug", "not Fix critical bug"],
+    ]);
+    assert.deepEqual(drafts("I actually just booked my flight for vacation."), [
+      ["todo:book:flight", "not booked my flight"],
+    ]);
+    assert.deepEqual(drafts('I\'d like to remove "Setup home network security" from my work tasks to-do list.'), [
+      ["todo:set:security", "not Setup home network security"],
+    ]);
+  });
+
+  it("takes no chat for a task", () => {
+    for (const chat of [
+      "I need to go now.",
+      "I need to think about it.",
+      "I need to increase it.",
+      "I need to update the meeting notes titled 'Sprint Planning'.",
+      "I need to sign off for a bit.",
+    ])
+      assert.deepEqual(drafts(chat), [], chat);
+  });
+});
+
 describe("attribute keys", () => {
   it("key a phrase on its last content word, singular", () => {
     assert.equal(headWord("green teas"), "tea");

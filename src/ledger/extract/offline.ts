@@ -64,7 +64,7 @@ function cut(text: string | undefined): string {
 
 /** Trailing adverbs belong to the statement, not to the value ("Lisbon now"). */
 const TRAILING_ADVERB =
-  /\s+(?:now|these days|nowadays|lately|recently|earlier|today|tonight|this (?:morning|afternoon|evening)|last night|yesterday|anymore|any more|again|too|as well|currently|already)$/i;
+  /\s+(?:now|these days|nowadays|lately|recently|earlier|later|soon|today|tonight|tomorrow|this (?:morning|afternoon|evening|week)|next week|last night|yesterday|anymore|any more|again|too|as well|currently|already)$/i;
 
 /** Pronouns name no attribute: "I'm not into it anymore" is left to the raw turn. */
 const PRONOUN_OBJECT = /^(?:it|that|this|them|these|those|him|her|one|some|any)$/i;
@@ -340,6 +340,39 @@ function rules(S: string): Rule[] {
       value: (m) => `${m[1]} ${m[2]!.toLowerCase()}${m[3]}`,
     },
     {
+      // A task: "I need to book a flight for my vacation soon", "I need to remember to call my parents".
+      re: new RegExp(
+        `${S}(?:still |really |also |actually |just |definitely )*need to (?:remember to |make sure (?:i |to )?)?((?!be |have |know |think |say |get going|go now|figure out what)[^,.;!?]+)`,
+        "i",
+      ),
+      kind: "plan",
+      attribute: (m) => taskKey(m[1]),
+      value: (m) => task(m[1]),
+    },
+    {
+      // A task done or dropped: "I finished buying groceries", "remove X from my to-do list",
+      // "I no longer need to track X", "I've completed optimizing the queries".
+      re: new RegExp(
+        `${S}(?:have |'ve |ve )?(?:actually |just |already |finally |also )*(?:finished|completed|am done with|'m done with|crossed off|took care of|managed to|no longer need to track|can remove|'d like to remove|want to remove) (?:the |my |that )?"?([^,.;!?"]+)`,
+        "i",
+      ),
+      kind: "plan",
+      attribute: (m) => taskKey(m[1]),
+      value: (m) => `not ${task(m[1])}`,
+      negated: () => true,
+    },
+    {
+      // A task done by doing it: "I actually just booked my flight for vacation", "I already paid my utility bills".
+      re: new RegExp(
+        `${S}(?:have |'ve |ve )?(?:actually |just |already |finally )+(booked|bought|called|paid|scheduled|set up|configured|updated|fixed|cleaned|sent|submitted|wrote|read|planned|optimized|refactored) ([^,.;!?]+)`,
+        "i",
+      ),
+      kind: "plan",
+      attribute: (m) => taskKey(`${m[1]} ${m[2]}`),
+      value: (m) => `not ${task(`${m[1]} ${m[2]}`)}`,
+      negated: () => true,
+    },
+    {
       re: /\b(?:my|his|her|our) (?:new |main |big |personal )?goal (?:is|was) to\s+([^,.;!?]+)/i,
       kind: "plan",
       attribute: (m) => timelessKey("goal", cut(m[1])),
@@ -394,6 +427,64 @@ function timelessKey(prefix: string, phrase: string): string | undefined {
 function withoutTime(text: string): string {
   const when = resolveTimeExpression(text, "2000-01-01");
   return when ? text.replace(new RegExp(when.expression, "i"), " ") : text;
+}
+
+/** A task without its time, place, manner or purpose: "book a flight for my vacation soon" → "book a flight". */
+function task(text: string | undefined): string {
+  const bare = cut(text?.replace(/\s+from my (?:[\w-]+ )*(?:to-?do list|tasks?)\b.*$/i, ""));
+  const done = cut(
+    bare.replace(/\s+(?:using|with|at|from|while|because|since|as|before|after|during|near|by|when)\s.*$/i, ""),
+  );
+  // "for", "in", "on", "to" end the task only after a verb and its object: "book a flight | for my
+  // vacation", "fix a bug | in the code", but "prepare for a code review meeting" stays whole.
+  const m = /^(\S+\s+\S+(?:\s+\S+)*?)\s+(?:for|in|on|to)\s/i.exec(done);
+  return m ? cut(m[1]) : done;
+}
+
+/** Past forms whose stem is not the present's: "bought" is "buy". */
+const IRREGULAR: Record<string, string> = {
+  bought: "buy",
+  paid: "pay",
+  wrote: "write",
+  sent: "send",
+  made: "make",
+  took: "take",
+  got: "get",
+  did: "do",
+  went: "go",
+  ran: "run",
+  setup: "set",
+};
+
+/** A verb's stem, crudely: "booking", "booked", "books", "book" → "book"; "configure", "configuring" → "configur". */
+function verbStem(word: string): string {
+  const w = word.toLowerCase();
+  if (IRREGULAR[w]) return IRREGULAR[w]!;
+  return w.replace(/(?:ing|ed|es|e|s)$/, "").replace(/(.)\1$/, "$1");
+}
+
+/**
+ * An edit asked of the assistant about the document at hand ("I need to update the
+ * meeting notes titled …", "add some content") is a request, not a task of the user's.
+ */
+const EDIT_REQUEST =
+  /^(?:add|update|remove|edit|change|include|revise|modify|delete|rewrite)\b.*\b(?:notes?|emails?|proposals?|documents?|drafts?|sections?|information|content|titled|points?|details?)\b/i;
+
+/**
+ * `todo:<verb stem>:<head word>` of a task, so that "buy groceries" and "finished buying
+ * groceries" meet. A task names a thing to do in two words or more, ending on what is to be done
+ * ("go", "sign off for", "increase it" do not).
+ */
+function taskKey(text: string | undefined): string | undefined {
+  const t = task(text);
+  const words = t.split(/\s+/).filter(Boolean);
+  const last = words.at(-1) ?? "";
+  if (words.length < 2 || /^(?:for|to|on|in|at|with|off|up|out|done|there)$/i.test(last) || PRONOUN_OBJECT.test(last))
+    return undefined;
+  if (EDIT_REQUEST.test(t)) return undefined;
+  const head = headWord(t);
+  // Keyed on the verb and its object: "read the documentation" and "update the documentation" are two tasks.
+  return head && !PRONOUN_OBJECT.test(head) ? `todo:${verbStem(words[0]!)}:${head}` : undefined;
 }
 
 /** What was bought, without where, when, how or why: "lunch today using a new payment method" → "lunch". */
@@ -467,8 +558,11 @@ function draftFrom(
     ...(negated ? { negated: true } : {}),
   };
   // A plan or a scheduled item is valid from the day it points at; a state from when it was said.
-  if (when && (kind === "plan" || kind === "schedule" || kind === "event")) draft.validFrom = when.day;
-  else if (when && /\b(?:since|ago|last|yesterday)\b/i.test(when.expression + sentence)) draft.validFrom = when.day;
+  // A task opens and closes when it is said: "done yesterday", told after "need to, today", still closes it.
+  const task = attribute.startsWith("todo:");
+  if (when && !task && (kind === "plan" || kind === "schedule" || kind === "event")) draft.validFrom = when.day;
+  else if (when && !task && /\b(?:since|ago|last|yesterday)\b/i.test(when.expression + sentence))
+    draft.validFrom = when.day;
   return draft;
 }
 
