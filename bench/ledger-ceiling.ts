@@ -36,11 +36,10 @@ import type { Extractor } from "../src/ledger/extract/types.ts";
 import { type RelationProposer, ruleProposer } from "../src/ledger/resolve.ts";
 import { resolveModelSettings } from "../src/llm/create.ts";
 import { protocolFor } from "../src/run/protocols.ts";
-import type { ProbeRecord } from "../src/run/record.ts";
-import { replayUnit } from "../src/run/replay.ts";
-import { type ResultRow, summarise } from "../src/run/summary.ts";
+import type { ResultRow } from "../src/run/summary.ts";
 import { LedgerSystem } from "../src/systems/ledger.ts";
 import { fmt, SHARED } from "./ledger.ts";
+import { replayLedger } from "./ledger-replay.ts";
 
 interface PlantedFact {
   fact: string;
@@ -195,14 +194,7 @@ async function ceiling(bench: keyof typeof CEILINGS, dir: string, embedder: Embe
         retrieval: { pullComplements: variant === "pulled" },
       },
     });
-    const records: ProbeRecord[] = [];
-    for (const episode of episodes) {
-      const unitId = `ledger:${episode.id}`;
-      const r = await replayUnit({ unitId, systemId: "ledger", system, episode, protocol, settings: ["default"] });
-      records.push(...r.records);
-    }
-    system.ledger.close();
-    const [row] = summarise({ benchmark: bench, data: dir }, records, [], ["ledger"], ["default"]).results;
+    const row = await replayLedger(system, episodes, protocol, { benchmark: bench, data: dir });
     console.log(`| ${label} | ${c.columns.map(([, read]) => fmt(row ? read(row) : undefined)).join(" | ")} |`);
   }
 }

@@ -22,11 +22,9 @@ import { createEmbedder } from "../src/embed/create.ts";
 import type { LedgerOptions } from "../src/ledger/ledger.ts";
 import { resolveModelSettings } from "../src/llm/create.ts";
 import { protocolFor } from "../src/run/protocols.ts";
-import type { ProbeRecord } from "../src/run/record.ts";
-import { replayUnit } from "../src/run/replay.ts";
-import { summarise } from "../src/run/summary.ts";
 import { LedgerSystem } from "../src/systems/ledger.ts";
 import { CASES, caseData, fmt } from "./ledger.ts";
+import { replayLedger } from "./ledger-replay.ts";
 
 type Retrieval = NonNullable<LedgerOptions["retrieval"]>;
 
@@ -64,14 +62,7 @@ async function main(): Promise<void> {
     console.log(`|---|${c.columns.map(() => "---:").join("|")}|`);
     for (const [label, retrieval] of variants) {
       const system = new LedgerSystem({ embedder, ledger: { retrieval } });
-      const records: ProbeRecord[] = [];
-      for (const episode of episodes) {
-        const unitId = `ledger:${episode.id}`;
-        const r = await replayUnit({ unitId, systemId: "ledger", system, episode, protocol, settings: ["default"] });
-        records.push(...r.records);
-      }
-      system.ledger.close();
-      const [row] = summarise({ benchmark: c.bench, data }, records, [], ["ledger"], ["default"]).results;
+      const row = await replayLedger(system, episodes, protocol, { benchmark: c.bench, data });
       const cells = c.columns.map(([, read]) => fmt(row ? read(row) : undefined));
       console.log(`| ${label} | ${cells.join(" | ")} |`);
     }

@@ -8,7 +8,9 @@
  * session's bundle (its best memories and turns), so the top k covers k distinct
  * sessions; linked siblings (the superseded value beside its successor, both
  * sides of a contradiction, every condition of a preference) are pulled in right
- * after the bundle that links them. Bundles are built in bundle.ts.
+ * after the bundle that links them. Bundles are built in bundle.ts. A question
+ * that adds things up gets its tally first (tally.ts), and one about what is
+ * left to do its open tasks (open-tasks.ts).
  */
 import { lexicalTokens } from "../systems/tokenize.ts";
 import { bundle, nearDuplicate, wordsOf } from "./bundle.ts";
