@@ -14,6 +14,7 @@ import { ConfigError, SystemError } from "../core/errors.ts";
 import type { Dataset, Episode } from "../core/model.ts";
 import { createEmbedder } from "../embed/create.ts";
 import type { Embedder } from "../embed/types.ts";
+import { parseRetrievalOverrides, type RetrievalOverrides } from "../ledger/retrieval-overrides.ts";
 import { createChatModel, type ManagedChatModel, modelConfigured, resolveModelSettings } from "../llm/create.ts";
 import type { ChatModel } from "../llm/types.ts";
 import { type ScoreRunOptions, scoreRun } from "../score/score-run.ts";
@@ -57,6 +58,8 @@ export interface RunOptions {
    * model when one is configured.
    */
   ledgerExtractor?: LedgerExtractorMode;
+  /** Overrides of the ledger system's retrieval parameters, checked before the run starts. */
+  ledgerRetrieval?: RetrievalOverrides;
   progress?: boolean;
   /** Judges, prompts and benchmark options for the scoring that follows the answers. */
   scoring?: ScoreRunOptions;
@@ -180,6 +183,7 @@ export async function startRun(options: RunOptions): Promise<RunOutcome> {
   const protocol = protocolFor(dataset.benchmark)(options.protocol);
   const llm = llmStatus(options);
   ledgerExtractorMode(options, llm);
+  checkLedgerRetrieval(options);
   const { prepare: _p, oracle: _o, buildContext: _b, answerMessages: _a, ...protocolInfo } = protocol;
   const snapshot: RunSnapshot = {
     id,
@@ -301,6 +305,16 @@ function ledgerExtractorMode(options: RunOptions, model: RunSnapshot["model"]): 
   return mode;
 }
 
+/** `--ledger-retrieval`, checked: keys and types of the ledger's retrieval parameters. */
+function checkLedgerRetrieval(options: RunOptions): void {
+  if (options.ledgerRetrieval === undefined) return;
+  try {
+    parseRetrievalOverrides(options.ledgerRetrieval);
+  } catch (error) {
+    throw new ConfigError(`--ledger-retrieval ${(error as Error).message}`, "ledger-retrieval", "--ledger-retrieval");
+  }
+}
+
 /** The model the ledger system extracts with, if any. */
 function ledgerExtraction(snapshot: RunSnapshot, model: ChatModel | undefined): ChatModel | undefined {
   if (!snapshot.options.systems.includes("ledger")) return undefined;
@@ -334,6 +348,7 @@ async function buildSystems(snapshot: RunSnapshot, model?: ChatModel): Promise<M
         embedder,
         tokenBudget: snapshot.options.tokenBudget,
         ...(extractionModel ? { extractionModel } : {}),
+        ...(snapshot.options.ledgerRetrieval ? { ledgerRetrieval: snapshot.options.ledgerRetrieval } : {}),
       }),
     );
   }

@@ -4,6 +4,7 @@
  */
 import { ConfigError } from "../core/errors.ts";
 import type { Embedder } from "../embed/types.ts";
+import type { RetrievalOverrides } from "../ledger/retrieval-overrides.ts";
 import type { ChatModel } from "../llm/types.ts";
 import { Bm25System } from "./bm25.ts";
 import { DenseSystem } from "./dense.ts";
@@ -20,6 +21,8 @@ export interface SystemOptions {
   tokenBudget?: number;
   /** ledger: the model that extracts memories and proposes relations; the offline rules when absent. */
   extractionModel?: ChatModel;
+  /** ledger: overrides of its retrieval parameters (`--ledger-retrieval`). */
+  ledgerRetrieval?: RetrievalOverrides;
 }
 
 export type SystemFactory = (options: SystemOptions) => MemorySystem;
@@ -34,7 +37,12 @@ export const SYSTEMS: Readonly<Record<string, SystemFactory>> = {
   hybrid: (o) => new HybridSystem({ embedder: o.embedder, unit: "turn" }),
   "hybrid-session": (o) => new HybridSystem({ embedder: o.embedder, unit: "session" }),
   ledger: (o) =>
-    new LedgerSystem({ embedder: o.embedder, tokenBudget: o.tokenBudget, extractionModel: o.extractionModel }),
+    new LedgerSystem({
+      embedder: o.embedder,
+      tokenBudget: o.tokenBudget,
+      extractionModel: o.extractionModel,
+      ...(o.ledgerRetrieval ? { ledger: { retrieval: o.ledgerRetrieval } } : {}),
+    }),
   // Still to come, each one file plus one line here:
   // http / mem0 / zep / letta / supermemory       external systems over HTTP
 };

@@ -143,4 +143,40 @@ describe("ledger system", () => {
       rmSync(out, { recursive: true, force: true });
     }
   });
+
+  it("takes retrieval overrides, and refuses an unknown one before creating the run", async () => {
+    const shown = async (ledgerRetrieval?: { memoriesPerHit: number }) => {
+      const system = createSystem("ledger", ledgerRetrieval ? { ledgerRetrieval } : {});
+      await system.open("n");
+      await system.ingest("n", {
+        sessionId: "s1",
+        sessionIndex: 0,
+        turns: [{ id: "t1", role: "user", content: "I live in Boston." }],
+      });
+      const [item] = await system.search("n", { text: "Boston", k: 1 });
+      await system.close("n");
+      return (item?.meta?.memories as unknown[] | undefined)?.length;
+    };
+    assert.equal(await shown(), 1);
+    assert.equal(await shown({ memoriesPerHit: 0 }), 0);
+
+    const out = mkdtempSync(join(tmpdir(), "membench-ledger-"));
+    try {
+      await assert.rejects(
+        startRun({
+          benchmark: "realmem",
+          data: fixture("realmem"),
+          systems: ["ledger"],
+          out,
+          id: "bad-override",
+          progress: false,
+          ledgerRetrieval: { pullComplement: true } as never,
+        }),
+        /--ledger-retrieval pullComplement: Unrecognized key.*known: .*pullComplements/,
+      );
+      assert.equal(existsSync(join(out, "bad-override")), false);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
 });

@@ -29,6 +29,7 @@ interface RunFlags {
   embedder?: string;
   llm?: string;
   ledgerExtractor?: string;
+  ledgerRetrieval?: string;
   progress?: boolean;
   judges?: string;
   judgeLlm?: string;
@@ -51,6 +52,15 @@ function num(v: string | undefined, flag: string): number | undefined {
   if (!Number.isFinite(n) || n < 0)
     throw new ConfigError(`expected a non-negative number, got "${v}"`, flag, `--${flag}`);
   return n;
+}
+
+/** A flag whose value is JSON: the parsed value, or an error that names the flag. */
+function jsonOption(v: string, flag: string): Record<string, unknown> {
+  try {
+    return JSON.parse(v) as Record<string, unknown>;
+  } catch (error) {
+    throw new ConfigError(`expected JSON, got ${JSON.stringify(v)} (${(error as Error).message})`, flag, `--${flag}`);
+  }
 }
 
 function contextKind(v: string | undefined): "memory" | "session" | undefined {
@@ -127,6 +137,10 @@ export function registerRunCommand(program: Command): void {
       "ledger system: auto (the model when one is configured), llm or offline (rules, no model)",
       "auto",
     )
+    .option(
+      "--ledger-retrieval <json>",
+      'ledger system: retrieval overrides, e.g. \'{"pullComplements":true,"weights":{"memoryLexical":1}}\' (docs/ledger.md)',
+    )
     .option("--judges <names>", "judges for the scoring that follows (model names or scripted `model` names)")
     .option("--judge-llm <spec>", "judge model spec (default: the answer model's)")
     .option("--judge-runs <n>", "samples per judge, majority-voted")
@@ -175,6 +189,9 @@ Environment variables (MEMBENCH_*, OPENAI_*) and the scripted model's JSONL form
           embedder: flags.embedder,
           llm: flags.llm,
           ledgerExtractor: flags.ledgerExtractor as LedgerExtractorMode | undefined,
+          ...(flags.ledgerRetrieval !== undefined
+            ? { ledgerRetrieval: jsonOption(flags.ledgerRetrieval, "ledger-retrieval") }
+            : {}),
           progress: flags.progress,
           scoring: scoreOptions(flags),
         });
