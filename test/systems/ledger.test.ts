@@ -5,11 +5,33 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { createEmbedder } from "../../src/embed/create.ts";
-import { startRun } from "../../src/run/runner.ts";
+import { type RunOptions, startRun } from "../../src/run/runner.ts";
 import { assertConformance } from "../../src/systems/conformance.ts";
 import { createSystem } from "../../src/systems/index.ts";
 import { LedgerSystem } from "../../src/systems/ledger.ts";
 import { fixture } from "../support/shared-data.ts";
+
+/** A ledger run with these options is refused with `message`, and no run directory is made. */
+async function refusedBeforeRun(options: Partial<RunOptions>, message: RegExp): Promise<void> {
+  const out = mkdtempSync(join(tmpdir(), "membench-ledger-"));
+  try {
+    await assert.rejects(
+      startRun({
+        benchmark: "realmem",
+        data: fixture("realmem"),
+        systems: ["ledger"],
+        out,
+        id: "refused",
+        progress: false,
+        ...options,
+      }),
+      message,
+    );
+    assert.equal(existsSync(join(out, "refused")), false);
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+}
 
 describe("ledger system", () => {
   it("passes the conformance kit with the hashing embedder", async () => {
@@ -124,24 +146,7 @@ describe("ledger system", () => {
   });
 
   it("refuses --ledger-extractor llm without a model before creating the run", async () => {
-    const out = mkdtempSync(join(tmpdir(), "membench-ledger-"));
-    try {
-      await assert.rejects(
-        startRun({
-          benchmark: "realmem",
-          data: fixture("realmem"),
-          systems: ["ledger"],
-          out,
-          id: "no-model",
-          progress: false,
-          ledgerExtractor: "llm",
-        }),
-        /--ledger-extractor llm needs a model/,
-      );
-      assert.equal(existsSync(join(out, "no-model")), false);
-    } finally {
-      rmSync(out, { recursive: true, force: true });
-    }
+    await refusedBeforeRun({ ledgerExtractor: "llm" }, /--ledger-extractor llm needs a model/);
   });
 
   it("takes retrieval overrides, and refuses an unknown one before creating the run", async () => {
@@ -160,23 +165,9 @@ describe("ledger system", () => {
     assert.equal(await shown(), 1);
     assert.equal(await shown({ memoriesPerHit: 0 }), 0);
 
-    const out = mkdtempSync(join(tmpdir(), "membench-ledger-"));
-    try {
-      await assert.rejects(
-        startRun({
-          benchmark: "realmem",
-          data: fixture("realmem"),
-          systems: ["ledger"],
-          out,
-          id: "bad-override",
-          progress: false,
-          ledgerRetrieval: { pullComplement: true } as never,
-        }),
-        /--ledger-retrieval pullComplement: Unrecognized key.*known: .*pullComplements/,
-      );
-      assert.equal(existsSync(join(out, "bad-override")), false);
-    } finally {
-      rmSync(out, { recursive: true, force: true });
-    }
+    await refusedBeforeRun(
+      { ledgerRetrieval: { pullComplement: true } as never },
+      /--ledger-retrieval pullComplement: Unrecognized key.*known: .*pullComplements/,
+    );
   });
 });
