@@ -11,6 +11,7 @@ import type { NamespaceIndex } from "./namespace-index.ts";
 import type { LedgerStore } from "./store.ts";
 import { type Hit, type Memory, USER } from "./types.ts";
 import { validAt } from "./validity.ts";
+import { viewHit } from "./view-hit.ts";
 
 /** A question about what is still to do. */
 const ASKS_OPEN_TASKS =
@@ -41,18 +42,9 @@ export function openTasks(store: LedgerStore, index: NamespaceIndex, input: Open
     // Newest first: an old task is the likelier to have been done without a word about it.
     .sort((a, b) => (when(a) > when(b) ? -1 : when(a) < when(b) ? 1 : b.seq - a.seq));
   if (!tasks.length) return undefined;
-  const last = tasks[0]!;
-  return {
-    kind: "memory",
-    text: [
-      `[open tasks] ${tasks.length} told and not since done or dropped`,
-      ...tasks.map((m) => `- ${when(m).slice(0, 10) || "undated"}: ${m.value} (session ${m.sessionId})`),
-    ].join("\n"),
-    score: 0,
-    ...(last.recordedAt ? { time: last.recordedAt } : {}),
-    sessionIds: [...new Set(tasks.map((m) => m.sessionId))],
-    turnIds: [...new Set(tasks.flatMap((m) => m.turnIds))],
-    memories: tasks,
-    links: [],
-  };
+  const lines = [
+    `[open tasks] ${tasks.length} told and not since done or dropped`,
+    ...tasks.map((m) => `- ${when(m).slice(0, 10) || "undated"}: ${m.value} (session ${m.sessionId})`),
+  ];
+  return viewHit(lines, tasks, tasks, tasks[0]!.recordedAt);
 }

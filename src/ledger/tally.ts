@@ -15,6 +15,7 @@ import type { NamespaceIndex } from "./namespace-index.ts";
 import type { LedgerStore } from "./store.ts";
 import { type Hit, type Memory, USER } from "./types.ts";
 import { validAt } from "./validity.ts";
+import { viewHit } from "./view-hit.ts";
 
 /** Attribute prefixes whose entries add up. */
 const TALLIED = /^(expense|log):(.+)$/;
@@ -159,29 +160,21 @@ export interface TallyInput {
 export function tally(store: LedgerStore, index: NamespaceIndex, input: TallyInput): Hit | undefined {
   const attributes = talliesAskedFor(input.question, index.tallies.keys());
   if (!attributes.length) return undefined;
-  const rowids: number[] = [];
-  for (const attribute of attributes) {
-    for (const rowid of index.tallies.get(attribute) ?? []) {
-      const h = index.memoryHeads.get(rowid);
-      if (!h || h.status === "retired" || !input.visible(h.sessionId)) continue;
-      if (input.at && h.recordedAt && h.recordedAt > input.at) continue;
-      if (input.userOnly && h.subject !== USER) continue;
-      rowids.push(rowid);
-    }
-  }
+  // An entry or goal counts when it is not forgotten, visible, told by the question time, and the user's if asked about.
+  const counts = (rowid: number): boolean => {
+    const h = index.memoryHeads.get(rowid);
+    if (!h || h.status === "retired" || !input.visible(h.sessionId)) return false;
+    if (input.at && h.recordedAt && h.recordedAt > input.at) return false;
+    return !input.userOnly || h.subject === USER;
+  };
+  const rowids = attributes.flatMap((attribute) => [...(index.tallies.get(attribute) ?? [])].filter(counts));
   if (!rowids.length) return undefined;
   // Goals for what is tallied, or for what the question names ("my coffee budget" over a cortado).
   const things = new Set([...attributes.map((a) => thing(TALLIED.exec(a)![2]!)), ...thingsNamed(input.question)]);
   const goalRowids: number[] = [];
   for (const [attribute, ids] of PROGRESS.test(input.question) ? index.tallies : []) {
     const g = GOAL.exec(attribute);
-    if (!g || !things.has(thing(g[1]!))) continue;
-    for (const rowid of ids) {
-      const h = index.memoryHeads.get(rowid);
-      if (!h || h.status === "retired" || !input.visible(h.sessionId)) continue;
-      if (input.at && h.recordedAt && h.recordedAt > input.at) continue;
-      if (!input.userOnly || h.subject === USER) goalRowids.push(rowid);
-    }
+    if (g && things.has(thing(g[1]!))) goalRowids.push(...[...ids].filter(counts));
   }
   const when = (m: Memory) => m.validFrom ?? m.recordedAt ?? "";
   const day = (m: Memory) => when(m).slice(0, 10) || "undated";
@@ -214,16 +207,6 @@ export function tally(store: LedgerStore, index: NamespaceIndex, input: TallyInp
     lines.push(`Sum of the ${entriesOf(entries.length)}: ${formatSum(unit, total)}`);
     lines.push(...subtotals(entries.map(day), amounts as Amount[], unit, periodOf(input.question)));
   }
-  const last = entries.at(-1)!;
-  const evidence = [...goals, ...entries];
-  return {
-    kind: "memory",
-    text: lines.join("\n"),
-    score: 0,
-    ...(last.recordedAt ? { time: last.recordedAt } : {}),
-    sessionIds: [...new Set(evidence.map((m) => m.sessionId))],
-    turnIds: [...new Set(evidence.flatMap((m) => m.turnIds))],
-    memories: [...goals, ...listed],
-    links: [],
-  };
+  // Every entry is a source, listed or not: the sum counts them all.
+  return viewHit(lines, [...goals, ...listed], [...goals, ...entries], entries.at(-1)!.recordedAt);
 }
