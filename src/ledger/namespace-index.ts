@@ -3,6 +3,7 @@
  * The store is the durable copy; these are built from it when a namespace is
  * first used and updated after each write commits (ledger.ts).
  */
+import { isTask } from "./extract/attributes.ts";
 import { SessionTerms } from "./session-terms.ts";
 import { SessionVectors } from "./session-vectors.ts";
 import { type MemoryHead, memoryHead, memorySearchText, type SessionRow } from "./store.ts";
@@ -63,7 +64,7 @@ export function emptyIndex(): NamespaceIndex {
 
 /** A memory's entries in the namespace's in-process indexes: its terms and its ranking fields. */
 export function indexMemory(index: NamespaceIndex, rowid: number, m: Memory): void {
-  const task = m.kind === "plan" && m.attribute.startsWith("todo:");
+  const task = m.kind === "plan" && isTask(m.attribute);
   // Tasks ("I need to …") are read by the open-tasks view only: as votes in the ranking they are
   // chat ("I need to check that"), and their turns are searchable anyway.
   if (!task) index.memoryTerms.add(rowid, memorySearchText(m));

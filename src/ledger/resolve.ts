@@ -13,7 +13,7 @@
  * - complements: a restatement, or another occurrence of an event; both kept
  *   and linked.
  */
-import { isInvariant, normaliseValue } from "./extract/attributes.ts";
+import { isInvariant, isTask, normaliseValue } from "./extract/attributes.ts";
 import type { Link, Memory, Relation } from "./types.ts";
 
 /** Proposes how `incoming` relates to `existing` (same subject and attribute). */
@@ -54,7 +54,7 @@ export const ruleProposer: RelationProposer = {
     if (conditionOld !== conditionNew && (conditionOld || conditionNew)) return "conditional";
     if (negatedOld === negatedNew && sameValue(existing.value, incoming.value)) return "complements";
     // A task done or dropped closes the open task of its key (and a new "need to" reopens it), however worded.
-    if (existing.attribute.startsWith("todo:") && negatedOld !== negatedNew) return "supersedes";
+    if (isTask(existing.attribute) && negatedOld !== negatedNew) return "supersedes";
     // A negation ends only the value it names: "not experimental music" leaves "jazz music" standing.
     if (
       negatedOld !== negatedNew &&

@@ -20,6 +20,11 @@ export function isInvariant(attribute: string): boolean {
   return INVARIANT_ATTRIBUTES.has(attribute);
 }
 
+/** A task ("I need to …"): `todo:<verb stem>:<object>`, opened and closed by what is said, read by the open-tasks view. */
+export function isTask(attribute: string): boolean {
+  return attribute.startsWith("todo:");
+}
+
 /** Nouns whose singular ends in "ie": "movies" is not "movy". */
 const IE_NOUNS = new Set(
   "movie cookie pie tie lie rookie selfie zombie brownie smoothie indie hippie goalie calorie prairie genie auntie veggie sortie collie boogie freebie".split(

@@ -9,7 +9,7 @@
  */
 import { resolveTimeExpression } from "../time.ts";
 import { type LedgerTurn, type MemoryDraft, type MemoryKind, type Subject, USER } from "../types.ts";
-import { headWord } from "./attributes.ts";
+import { headWord, isTask } from "./attributes.ts";
 import type { ExtractionInput, Extractor } from "./types.ts";
 
 const RELATIVES =
@@ -92,6 +92,26 @@ const TARGET_WORDS =
 const TARGET_CUE = `[^.;!?]*?\\b(?:${TARGET_WORDS})\\b[^.;!?]*?\\b`;
 /** A sentence a target rule could match names a target or proposes one ("let's cap …"). */
 const TARGET_PRECHECK = new RegExp(`\\b(?:${TARGET_WORDS}|let'?s)\\b`, "i");
+
+/** A purchase, as its own `expense:<thing>` event (see resolve.ts): the groups of the thing bought and the amount. */
+function purchaseRule(re: RegExp, thingGroup: number, amountGroup: number): Rule {
+  return {
+    re,
+    kind: "event",
+    attribute: (m) => timelessKey("expense", purchase(m[thingGroup])),
+    value: (m) => `${m[amountGroup]} on ${purchase(m[thingGroup])}`,
+  };
+}
+
+/** A spending target, as a `goal:<thing>` plan: the groups of the thing, the amount and how often. */
+function spendingTarget(re: RegExp, thingGroup: number, amountGroup: number, perGroup: number): Rule {
+  return {
+    re,
+    kind: "plan",
+    attribute: (m) => timelessKey("goal", purchase(m[thingGroup])),
+    value: (m) => `${purchase(m[thingGroup])} under ${m[amountGroup]}${m[perGroup]}`,
+  };
+}
 
 /** Predicates in the first person ("I live in …") and the third ("lives in …"); `S` is the subject part. */
 function rules(S: string): Rule[] {
@@ -211,83 +231,72 @@ function rules(S: string): Rule[] {
       value: (m) => stripCondition(cut(m[3])),
       negated: (m) => m[1] !== undefined,
     },
-    {
-      // "I spent $3.41 on coffee": each purchase is its own event (see resolve.ts).
-      re: new RegExp(
+    // "I spent $3.41 on coffee": each purchase is its own event (see resolve.ts).
+    purchaseRule(
+      new RegExp(
         `${S}(?:just |actually |also |only |already |probably |even |did )*(?:spent|spend|paid|pay|dropped) ${MONEY}\\s+(?:on|for)\\s+([^,.;!?]+)`,
         "i",
       ),
-      kind: "event",
-      attribute: (m) => timelessKey("expense", purchase(m[2])),
-      value: (m) => `${m[1]} on ${purchase(m[2])}`,
-    },
-    {
-      // "I just grabbed a coffee for $3.25".
-      re: new RegExp(
+      2,
+      1,
+    ),
+    // "I just grabbed a coffee for $3.25".
+    purchaseRule(
+      new RegExp(
         `${S}(?:just |actually |also |only |already )*(?:bought|grabbed|got|picked up|ordered|had) (?:a |an |some |the |my )?([^,.;!?$]+?) for ${MONEY}`,
         "i",
       ),
-      kind: "event",
-      attribute: (m) => timelessKey("expense", purchase(m[1])),
-      value: (m) => `${m[2]} on ${purchase(m[1])}`,
-    },
-    {
-      // "I grabbed a $6.94 coffee", "I just had an $8.75 latte".
-      re: new RegExp(
+      1,
+      2,
+    ),
+    // "I grabbed a $6.94 coffee", "I just had an $8.75 latte".
+    purchaseRule(
+      new RegExp(
         `${S}(?:just |even |also |actually |only )*(?:bought|grabbed|got|picked up|ordered|had) (?:a |an |some |my )?${MONEY} ([^,.;!?$]+)`,
         "i",
       ),
-      kind: "event",
-      attribute: (m) => timelessKey("expense", purchase(m[2])),
-      value: (m) => `${m[1]} on ${purchase(m[2])}`,
-    },
-    {
-      // "My coffee this morning cost $8.36", "I grabbed a coffee earlier, which cost me $6.36".
-      re: new RegExp(
+      2,
+      1,
+    ),
+    // "My coffee this morning cost $8.36", "I grabbed a coffee earlier, which cost me $6.36".
+    purchaseRule(
+      new RegExp(
         `${S}(?:(?:just |even |also )*(?:bought|grabbed|got|picked up|ordered|had) (?:a |an |some |the )?)?([^,.;!?$]+?),? (?:which |that )?(?:cost|came to) (?:me )?(?:about |around |only |just )?${MONEY}`,
         "i",
       ),
-      kind: "event",
-      attribute: (m) => timelessKey("expense", purchase(m[1])),
-      value: (m) => `${m[2]} on ${purchase(m[1])}`,
-    },
-    {
-      // "I grabbed a coffee this morning; it was $3.50".
-      re: new RegExp(
+      1,
+      2,
+    ),
+    // "I grabbed a coffee this morning; it was $3.50".
+    purchaseRule(
+      new RegExp(
         `${S}(?:just |even |also )*(?:bought|grabbed|got|picked up|ordered|had) (?:a |an |some |the )?([^,.;!?$]+?)[,;] (?:and )?(?:it|which|that) (?:was|cost|came to) (?:me )?(?:about |around |only |just )?${MONEY}`,
         "i",
       ),
-      kind: "event",
-      attribute: (m) => timelessKey("expense", purchase(m[1])),
-      value: (m) => `${m[2]} on ${purchase(m[1])}`,
-    },
-    {
-      // "My lunch today was $21.04" (not a budget, a salary or a price quoted).
-      re: new RegExp(
+      1,
+      2,
+    ),
+    // "My lunch today was $21.04" (not a budget, a salary or a price quoted).
+    purchaseRule(
+      new RegExp(
         `${S}((?!(?:budget|salary|income|rent|price|estimate|goal|limit|target|balance|savings|total)\\b)[\\p{L}]+(?: (?:today|this morning|this afternoon|tonight|yesterday|last night))?) (?:was|were) (?:about |around |only |just )?${MONEY}`,
         "iu",
       ),
-      kind: "event",
-      attribute: (m) => timelessKey("expense", purchase(m[1])),
-      value: (m) => `${m[2]} on ${purchase(m[1])}`,
-    },
-    {
-      // "… how much I spent on breakfast this morning, it was $17.46".
-      re: new RegExp(`${S}[^.!?]*?\\bspent on ([^,.;!?$]+?),? (?:and )?(?:it|which) (?:was|came to) ${MONEY}`, "i"),
-      kind: "event",
-      attribute: (m) => timelessKey("expense", purchase(m[1])),
-      value: (m) => `${m[2]} on ${purchase(m[1])}`,
-    },
-    {
-      // No subject, in a first-person sentence: "For me, it's the little things, like grabbing a $6.94 coffee".
-      re: new RegExp(
-        `\\b(?:grabbing|buying|getting|ordering|picking up) (?:a |an |some |my )?${MONEY} ([^,.;!?$]+)`,
-        "i",
-      ),
-      kind: "event",
-      attribute: (m) => timelessKey("expense", purchase(m[2])),
-      value: (m) => `${m[1]} on ${purchase(m[2])}`,
-    },
+      1,
+      2,
+    ),
+    // "… how much I spent on breakfast this morning, it was $17.46".
+    purchaseRule(
+      new RegExp(`${S}[^.!?]*?\\bspent on ([^,.;!?$]+?),? (?:and )?(?:it|which) (?:was|came to) ${MONEY}`, "i"),
+      1,
+      2,
+    ),
+    // No subject, in a first-person sentence: "For me, it's the little things, like grabbing a $6.94 coffee".
+    purchaseRule(
+      new RegExp(`\\b(?:grabbing|buying|getting|ordering|picking up) (?:a |an |some |my )?${MONEY} ([^,.;!?$]+)`, "i"),
+      2,
+      1,
+    ),
     {
       // Counted activity: "I got 7,935 steps in today", "I ran 5 miles". A count "so far"
       // is a day's running total, not an entry: adding it would count that day twice.
@@ -299,36 +308,36 @@ function rules(S: string): Rule[] {
       attribute: (m) => `log:${m[2]!.toLowerCase().replace(/-/g, "")}`,
       value: (m) => `${m[1]} ${m[2]!.toLowerCase()}`,
     },
-    {
-      // A spending target: "I'm trying to keep my coffee spending under $45 per week", "let's cap my coffee spending at $25 a week".
-      re: new RegExp(
+    // A spending target: "I'm trying to keep my coffee spending under $45 per week", "let's cap my coffee spending at $25 a week".
+    spendingTarget(
+      new RegExp(
         `(?:${S}${TARGET_CUE}|\\blet'?s )(?:keep|limit|cap) (?:my |our )?([\\p{L} ]+?) (?:spending|expenses?|budget|costs?) (?:to |at |under |below |within )?(?:no more than |less than |under |below )?${MONEY}(${PER})`,
         "iu",
       ),
-      kind: "plan",
-      attribute: (m) => timelessKey("goal", m[1]!),
-      value: (m) => `${m[1]!.trim()} under ${m[2]}${m[3]}`,
-    },
-    {
-      // The thing named first, the target after: "cut back on my coffee spending; my goal is to keep it under $30 per week".
-      re: new RegExp(
+      1,
+      2,
+      3,
+    ),
+    // The thing named first, the target after: "cut back on my coffee spending; my goal is to keep it under $30 per week".
+    spendingTarget(
+      new RegExp(
         `${S}[^.!?]*?\\b(?:my|on|our) ([\\p{L}]+) (?:spending|expenses?)[^.!?]*?\\b(?:keep|limit|cap) (?:it|that|this|them) (?:to |at |under |below |within )?(?:no more than |less than |under |below )?${MONEY}(${PER})`,
         "iu",
       ),
-      kind: "plan",
-      attribute: (m) => timelessKey("goal", m[1]!),
-      value: (m) => `${m[1]!.trim()} under ${m[2]}${m[3]}`,
-    },
-    {
-      // "… spend no more than $210 per week on dinner".
-      re: new RegExp(
+      1,
+      2,
+      3,
+    ),
+    // "… spend no more than $210 per week on dinner".
+    spendingTarget(
+      new RegExp(
         `${S}${TARGET_CUE}spend(?:ing)? (?:no more than |less than |under |below |at most |only )${MONEY}(${PER}) on ([^,.;!?]+)`,
         "i",
       ),
-      kind: "plan",
-      attribute: (m) => timelessKey("goal", purchase(m[3])),
-      value: (m) => `${purchase(m[3])} under ${m[1]}${m[2]}`,
-    },
+      3,
+      1,
+      2,
+    ),
     {
       // A counted target: "I want to start walking 8,000 steps per day".
       re: new RegExp(
@@ -559,7 +568,7 @@ function draftFrom(
   };
   // A plan or a scheduled item is valid from the day it points at; a state from when it was said.
   // A task opens and closes when it is said: "done yesterday", told after "need to, today", still closes it.
-  const task = attribute.startsWith("todo:");
+  const task = isTask(attribute);
   if (when && !task && (kind === "plan" || kind === "schedule" || kind === "event")) draft.validFrom = when.day;
   else if (when && !task && /\b(?:since|ago|last|yesterday)\b/i.test(when.expression + sentence))
     draft.validFrom = when.day;
