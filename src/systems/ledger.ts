@@ -114,10 +114,10 @@ export class LedgerSystem implements MemorySystem {
     await this.tails.get(ns);
     if (limit === 0) return [];
     const k = Number.isFinite(limit) ? limit : 1000;
-    const hits = await this.ledger.search(ns, q.text, { k, ...(q.time ? { at: q.time } : {}) });
+    const at = normaliseTime(q.time);
+    const hits = await this.ledger.search(ns, q.text, { k, ...(at ? { at } : {}) });
     // The reader sees each memory's flags ("updated on …", "conflicts with …", "when …"), as of the question time.
     const byId = memoriesById(hits);
-    const at = normaliseTime(q.time);
     return hits.map((hit) => toRetrieved(hit, renderBody(hit, byId, at)));
   }
 
@@ -153,8 +153,8 @@ export class LedgerSystem implements MemorySystem {
   /** The rendered context of a search, within the budget, for readers that want it. */
   async context(ns: string, q: SearchQuery, tokenBudget = this.tokenBudget): Promise<string> {
     this.need(ns, "search");
-    const hits = await this.ledger.search(ns, q.text, { k: q.k, ...(q.time ? { at: q.time } : {}) });
     const at = normaliseTime(q.time);
+    const hits = await this.ledger.search(ns, q.text, { k: q.k, ...(at ? { at } : {}) });
     return buildContext(hits, { tokenBudget, ...(at ? { at } : {}) }).text;
   }
 }
