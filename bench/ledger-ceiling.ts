@@ -26,9 +26,10 @@
  *
  *   npx tsx bench/ledger-ceiling.ts [subtlememory] [realmem]
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { loadDataset } from "../src/benchmarks/index.ts";
+import type { Episode } from "../src/core/model.ts";
 import { createEmbedder } from "../src/embed/create.ts";
 import type { Embedder } from "../src/embed/types.ts";
 import { extractTurns } from "../src/ledger/extract/offline.ts";
@@ -57,54 +58,40 @@ function plant(out: Planted, sessionId: string, fact: PlantedFact): void {
   else out.set(sessionId, [fact]);
 }
 
-/** SubtleMemory: session id → the hidden fact it was written around, from every persona's `bench_instances.json`. */
-export function plantedFacts(dir: string): Planted {
+/**
+ * SubtleMemory: session id → the hidden fact it was written around, from the
+ * loaded probes (the loader keeps each set's `facts`, `case_id` and relation).
+ */
+export function plantedFacts(episodes: readonly Episode[]): Planted {
   const out: Planted = new Map();
-  for (const persona of readdirSync(dir)) {
-    const file = join(dir, persona, "bench_instances.json");
-    if (!existsSync(file)) continue;
-    const instances = JSON.parse(readFileSync(file, "utf8")) as Array<{
-      case_id: string;
-      relation_type: string;
-      facts?: string[];
-      session_ids?: string[];
-    }>;
-    for (const x of instances) {
-      const facts = x.facts ?? [];
-      // Sets with fewer facts than sessions: the sessions past the last fact get none. A
-      // session in several sets keeps the last one's fact.
-      (x.session_ids ?? []).forEach((sessionId, i) => {
-        const fact = facts[i];
-        if (fact) out.set(sessionId, [{ fact, key: `set:${x.case_id}`, relation: x.relation_type }]);
-      });
-    }
+  for (const probe of episodes.flatMap((e) => e.probes)) {
+    const facts = Array.isArray(probe.meta?.facts) ? (probe.meta.facts as string[]) : [];
+    const relation = String(probe.labels.relation_type ?? "");
+    // Sets with fewer facts than sessions: the sessions past the last fact get none. A
+    // session in several sets keeps the last one's fact.
+    probe.gold.evidenceSessionIds.forEach((sessionId: string, i: number) => {
+      const fact = facts[i];
+      if (fact) out.set(sessionId, [{ fact, key: `set:${String(probe.meta?.caseId)}`, relation }]);
+    });
   }
   return out;
 }
 
 /**
- * RealMem: session id → the memory points the release extracted from it
- * (`extracted_memory`, the gold memory base queries cite), keyed by project and
- * the bracketed attribute name ("【Learning Path/Syllabus】 …").
+ * RealMem: session id → the memory points the release extracted from it (the
+ * loader keeps each session's `extracted_memory` as `meta.memories`: the gold
+ * memory base queries cite), keyed by project and the bracketed attribute name
+ * ("【Learning Path/Syllabus】 …").
  */
-export function realmemPoints(dir: string): Planted {
+export function realmemPoints(episodes: readonly Episode[]): Planted {
   const out: Planted = new Map();
-  const files = existsSync(dir) && !dir.endsWith(".json") ? readdirSync(dir).filter((f) => f.endsWith(".json")) : [];
-  for (const file of dir.endsWith(".json") ? [dir] : files.map((f) => join(dir, f))) {
-    const root = JSON.parse(readFileSync(file, "utf8")) as {
-      dialogues?: Array<{
-        session_identifier: string;
-        extracted_memory?: Array<{ index?: string; type?: string; content?: unknown }>;
-      }>;
-    };
-    for (const session of root.dialogues ?? []) {
-      for (const point of session.extracted_memory ?? []) {
-        const content = typeof point.content === "string" ? point.content : JSON.stringify(point.content);
-        if (!content) continue;
-        const project = (point.index ?? "").split(/-(?:DM|SM)-|:/)[0] ?? "";
-        const attribute = /^【([^】]+)】/.exec(content)?.[1] ?? (point.type === "Schedule" ? "schedule" : point.index);
-        plant(out, session.session_identifier, { fact: content, key: `point:${project}:${attribute}` });
-      }
+  for (const session of episodes.flatMap((e) => e.sessions)) {
+    const points = (session.meta?.memories ?? []) as Array<{ id?: string; type: string; content: string }>;
+    for (const point of points) {
+      if (!point.content) continue;
+      const project = (point.id ?? "").split(/-(?:DM|SM)-|:/)[0] ?? "";
+      const attribute = /^【([^】]+)】/.exec(point.content)?.[1] ?? (point.type === "Schedule" ? "schedule" : point.id);
+      plant(out, session.id, { fact: point.content, key: `point:${project}:${attribute}` });
     }
   }
   return out;
@@ -171,9 +158,9 @@ const CEILINGS = {
 
 async function ceiling(bench: keyof typeof CEILINGS, dir: string, embedder: Embedder): Promise<void> {
   const c = CEILINGS[bench];
-  const planted = c.read(dir);
-  const facts = [...planted.values()].reduce((n, list) => n + list.length, 0);
   const dataset = await loadDataset(bench, dir);
+  const planted = c.read(dataset.episodes);
+  const facts = [...planted.values()].reduce((n, list) => n + list.length, 0);
   const protocol = protocolFor(dataset.benchmark)();
   const episodes = dataset.episodes.map((e) => protocol.prepare(e));
   console.log(`\n## ${bench} with a perfect writer (${dir}; ${facts} ${c.what}s in ${planted.size} sessions)\n`);

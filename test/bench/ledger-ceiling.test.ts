@@ -1,12 +1,14 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { oracleExtractor, oracleProposer, plantedFacts, realmemPoints } from "../../bench/ledger-ceiling.ts";
+import { loadDataset } from "../../src/benchmarks/index.ts";
 import { Ledger } from "../../src/ledger/ledger.ts";
 import { fixture } from "../support/shared-data.ts";
 
-describe("ledger ceiling with a perfect writer", () => {
-  const planted = plantedFacts(fixture("subtlememory"));
+const planted = plantedFacts((await loadDataset("subtlememory", fixture("subtlememory"))).episodes);
+const realmem = (await loadDataset("realmem", fixture("realmem"))).episodes;
 
+describe("ledger ceiling with a perfect writer", () => {
   it("maps each evidence session to the hidden fact it was written around", () => {
     const [p] = planted.get("unrelated-persona_1-ctr-b-00003-s1") ?? [];
     assert.equal(p?.key, "set:unrelated-ctr-b-00003");
@@ -43,7 +45,7 @@ describe("ledger ceiling with a perfect writer", () => {
   });
 
   it("reads RealMem's memory points keyed by project and attribute name", () => {
-    const points = realmemPoints(fixture("realmem"));
+    const points = realmemPoints(realmem);
     const all = [...points.values()].flat();
     assert.ok(all.length > 0);
     for (const p of all) assert.match(p.key, /^point:[^:]+:.+/);
