@@ -12,6 +12,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadDataset } from "../src/benchmarks/index.ts";
+import { sessionIdOf } from "../src/benchmarks/memora/evidence.ts";
 import { Ledger } from "../src/ledger/ledger.ts";
 import { entriesOf } from "../src/ledger/tally.ts";
 
@@ -36,14 +37,13 @@ interface Reading {
 }
 
 /** The number a template's answer turns on, from the release's `memory_evidence`. */
-/** A release session number as the loader names the session. */
-const sessionName = (id: unknown) => `session_${String(id).padStart(4, "0")}`;
-
 function expectedOf(template: string, ev: Evidence): (Reading & { kind: Kind }) | undefined {
   const num = (x: unknown) => (typeof x === "number" ? x : undefined);
   const len = (x: unknown) => (Array.isArray(x) ? x.length : undefined);
   if (template === "activity_todos" && Array.isArray(ev.remaining_tasks)) {
-    const sessions = (ev.remaining_tasks as Array<{ session_id?: unknown }>).map((t) => sessionName(t.session_id));
+    const sessions = (ev.remaining_tasks as Array<{ session_id?: unknown }>).map((t) =>
+      sessionIdOf(Number(t.session_id)),
+    );
     return { kind: "tasks", value: sessions.length, sessions };
   }
   if (template === "activity_food_total" && num(ev.total_amount) !== undefined)
