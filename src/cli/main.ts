@@ -13,6 +13,7 @@ import { registerJudgeAgreementCommand } from "./commands/judge-agreement.ts";
 import { registerReportCommands } from "./commands/report.ts";
 import { registerRunCommand } from "./commands/run.ts";
 import { registerScoreCommands } from "./commands/score.ts";
+import { registerServeCommand } from "./commands/serve.ts";
 import { registerViewCommand } from "./commands/view.ts";
 import { reportError } from "./errors.ts";
 
@@ -47,6 +48,7 @@ ${SCRIPTED_HELP}`,
   registerJudgeAgreementCommand(program);
   registerReportCommands(program);
   registerViewCommand(program);
+  registerServeCommand(program);
   return program;
 }
 

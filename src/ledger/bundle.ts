@@ -68,7 +68,8 @@ export function bundle(
     mems.map((m) => m.id),
   );
   const lines = [
-    ...mems.map((m) => `[memory] ${m.text}`),
+    // Memories read off one sentence share its text: one line shows them all (renderBody flags each).
+    ...new Set(mems.map((m) => `[memory] ${m.text}`)),
     ...chosen.map((t) => `${t.speaker ?? t.role}: ${t.content}`),
   ];
   const turnIds = [...new Set([...chosen.map((t) => t.id), ...mems.flatMap((m) => m.turnIds)])];

@@ -55,11 +55,17 @@ export function renderBody(hit: Hit, byId: ReadonlyMap<string, Memory>, at?: str
   return hit.text
     .split("\n")
     .map((line) => {
-      const m = hit.memories.find((x) => line === `[memory] ${x.text}`);
-      if (!m) return line;
-      const flags = memoryFlags(m, hit, byId, at);
-      const who = m.subject === "user" ? "" : ` (about ${m.subject})`;
-      return `- ${m.text}${who}${flags.length ? ` [${flags.join("; ")}]` : ""}`;
+      // Several memories may be read off one sentence: the line carries all their flags.
+      const ms = hit.memories.filter((x) => line === `[memory] ${x.text}`);
+      if (!ms.length) return line;
+      // Flags name their attribute when the line holds several memories ("residence: updated on …").
+      const flags = ms.flatMap((m) => {
+        const own = memoryFlags(m, hit, byId, at);
+        return ms.length > 1 && own.length ? [`${m.attribute}: ${own.join(", ")}`] : own;
+      });
+      const others = [...new Set(ms.map((m) => m.subject).filter((s) => s !== "user"))];
+      const who = others.length ? ` (about ${others.join(", ")})` : "";
+      return `- ${ms[0]!.text}${who}${flags.length ? ` [${flags.join("; ")}]` : ""}`;
     })
     .join("\n");
 }

@@ -6,6 +6,7 @@
  */
 import type { Embedder } from "../embed/types.ts";
 import { lexicalTokens } from "../systems/tokenize.ts";
+import { LedgerConflictError } from "./errors.ts";
 import { OfflineExtractor } from "./extract/offline.ts";
 import type { Extractor } from "./extract/types.ts";
 import { normaliseTime, stableId } from "./ids.ts";
@@ -91,6 +92,15 @@ export class Ledger {
 
   close(): void {
     this.store.close();
+  }
+
+  /** Names of the store's namespaces, sorted. */
+  namespaces(): string[] {
+    return this.store.namespaceNames();
+  }
+
+  has(ns: string): boolean {
+    return this.store.namespaceId(ns, false) !== undefined;
   }
 
   /** Creates the namespace if needed. */
@@ -436,7 +446,8 @@ export class Ledger {
   async import(ns: string, data: LedgerExport): Promise<void> {
     if (data?.format !== "membench-ledger" || data.version !== 1)
       throw new Error("not a membench-ledger export (version 1)");
-    if (this.store.sessions(ns).length) throw new Error(`namespace "${ns}" is not empty; import into an empty one`);
+    if (this.store.sessions(ns).length)
+      throw new LedgerConflictError(`namespace "${ns}" is not empty; import into an empty one`);
     this.open(ns);
     const turnVectors = await this.embed(data.turns.map((t) => t.content));
     const memoryVectors = await this.embed(data.memories.map((m) => m.text));

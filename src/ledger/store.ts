@@ -5,6 +5,7 @@
  */
 import Database from "better-sqlite3";
 import * as sqliteVec from "sqlite-vec";
+import { LedgerConflictError } from "./errors.ts";
 import { BASE_SCHEMA, FTS_TOKENIZER, namespaceTables, SCHEMA_VERSION, vectorTables } from "./schema.ts";
 import type { Link, Memory, MemoryKind, MemoryStatus, Relation, StoredTurn } from "./types.ts";
 
@@ -177,6 +178,10 @@ export class LedgerStore {
     return id;
   }
 
+  namespaceNames(): string[] {
+    return (this.sql("SELECT name FROM namespaces ORDER BY name").all() as Row[]).map((r) => String(r.name));
+  }
+
   /** Removes a namespace and everything in it. */
   dropNamespace(ns: string): void {
     const id = this.namespaceId(ns, false);
@@ -208,7 +213,9 @@ export class LedgerStore {
       this.db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS ${v.turns} USING vec0(embedding float[${dim}]);
         CREATE VIRTUAL TABLE IF NOT EXISTS ${v.memories} USING vec0(embedding float[${dim}]);`);
     } else if (row.embedder !== embedder || Number(row.dim) !== dim) {
-      throw new Error(`namespace "${ns}" holds ${String(row.embedder)} vectors; cannot mix in ${embedder}`);
+      throw new LedgerConflictError(
+        `namespace "${ns}" holds ${String(row.embedder)} vectors; cannot mix in ${embedder}`,
+      );
     }
   }
 

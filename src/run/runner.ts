@@ -12,16 +12,22 @@ import PQueue from "p-queue";
 import { getBenchmark, loadDataset } from "../benchmarks/index.ts";
 import { ConfigError, SystemError } from "../core/errors.ts";
 import type { Dataset, Episode } from "../core/model.ts";
-import { createEmbedder } from "../embed/create.ts";
 import type { Embedder } from "../embed/types.ts";
-import { parseRetrievalOverrides, type RetrievalOverrides } from "../ledger/retrieval-overrides.ts";
-import { createChatModel, type ManagedChatModel, modelConfigured, resolveModelSettings } from "../llm/create.ts";
+import type { RetrievalOverrides } from "../ledger/retrieval-overrides.ts";
+import { type ManagedChatModel, modelConfigured, resolveModelSettings } from "../llm/create.ts";
 import type { ChatModel } from "../llm/types.ts";
 import { type ScoreRunOptions, scoreRun } from "../score/score-run.ts";
 import { createSystem } from "../systems/index.ts";
 import type { MemorySystem } from "../systems/types.ts";
 import { log } from "../util/log.ts";
 import { PACKAGE_ROOT, packageVersion } from "../util/paths.ts";
+import {
+  checkLedgerExtractorMode,
+  checkLedgerRetrieval,
+  configuredChatModel,
+  configuredEmbedder,
+  type LedgerExtractorMode,
+} from "./ledger-config.ts";
 import { startProgress } from "./progress.ts";
 import type { Protocol, ProtocolOptions } from "./protocol.ts";
 import { protocolFor } from "./protocols.ts";
@@ -65,8 +71,7 @@ export interface RunOptions {
   scoring?: ScoreRunOptions;
 }
 
-export type LedgerExtractorMode = "auto" | "offline" | "llm";
-export const LEDGER_EXTRACTOR_MODES: readonly LedgerExtractorMode[] = ["auto", "offline", "llm"];
+export type { LedgerExtractorMode } from "./ledger-config.ts";
 
 export interface RunSnapshot {
   id: string;
@@ -182,8 +187,8 @@ export async function startRun(options: RunOptions): Promise<RunOutcome> {
   const dataset = await loadDataset(bench.id, options.data, { strict: true });
   const protocol = protocolFor(dataset.benchmark)(options.protocol);
   const llm = llmStatus(options);
-  ledgerExtractorMode(options, llm);
-  checkLedgerRetrieval(options);
+  checkLedgerExtractorMode(options.ledgerExtractor, llm);
+  checkLedgerRetrieval(options.ledgerRetrieval);
   const { prepare: _p, oracle: _o, buildContext: _b, answerMessages: _a, ...protocolInfo } = protocol;
   const snapshot: RunSnapshot = {
     id,
@@ -271,54 +276,15 @@ function createAnswerer(snapshot: RunSnapshot): ManagedChatModel | undefined {
   if (!snapshot.model.configured) return undefined;
   const s = resolveModelSettings({ flags: { llm: snapshot.options.llm } });
   const price = snapshot.options.price;
-  return createChatModel({
-    spec: s.spec,
-    baseUrl: s.baseUrl,
-    apiKey: s.apiKey,
-    model: s.model,
-    cacheDir: s.cacheDir,
-    concurrency: s.concurrency,
-    rps: s.rps,
-    timeoutMs: s.timeoutMs,
-    maxRetries: s.maxRetries,
+  return configuredChatModel(snapshot.options.llm, {
     prices: price ? { [s.spec.kind === "openai" ? (s.spec.model ?? s.model ?? "") : "scripted"]: price } : undefined,
   });
-}
-
-/** The ledger extractor mode of a run, checked: known, and `llm` only with a model configured. */
-function ledgerExtractorMode(options: RunOptions, model: RunSnapshot["model"]): LedgerExtractorMode {
-  const mode = options.ledgerExtractor ?? "auto";
-  if (!LEDGER_EXTRACTOR_MODES.includes(mode)) {
-    throw new ConfigError(
-      `unknown ledger extractor "${mode}"; known: ${LEDGER_EXTRACTOR_MODES.join(", ")}`,
-      "ledger-extractor",
-      "--ledger-extractor",
-    );
-  }
-  if (mode === "llm" && !model.configured) {
-    throw new ConfigError(
-      `--ledger-extractor llm needs a model (${model.detail})`,
-      "ledger-extractor",
-      "--ledger-extractor",
-    );
-  }
-  return mode;
-}
-
-/** `--ledger-retrieval`, checked: keys and types of the ledger's retrieval parameters. */
-function checkLedgerRetrieval(options: RunOptions): void {
-  if (options.ledgerRetrieval === undefined) return;
-  try {
-    parseRetrievalOverrides(options.ledgerRetrieval);
-  } catch (error) {
-    throw new ConfigError(`--ledger-retrieval ${(error as Error).message}`, "ledger-retrieval", "--ledger-retrieval");
-  }
 }
 
 /** The model the ledger system extracts with, if any. */
 function ledgerExtraction(snapshot: RunSnapshot, model: ChatModel | undefined): ChatModel | undefined {
   if (!snapshot.options.systems.includes("ledger")) return undefined;
-  const mode = ledgerExtractorMode(snapshot.options, snapshot.model);
+  const mode = checkLedgerExtractorMode(snapshot.options.ledgerExtractor, snapshot.model);
   const use = mode === "offline" ? undefined : model;
   log.info(
     use
@@ -332,12 +298,7 @@ async function buildSystems(snapshot: RunSnapshot, model?: ChatModel): Promise<M
   const needsEmbedder = snapshot.options.systems.some((id) => /^(dense|hybrid|ledger)/.test(id));
   let embedder: Embedder | undefined;
   if (needsEmbedder) {
-    const s = resolveModelSettings({});
-    embedder = await createEmbedder(snapshot.options.embedder ?? process.env.MEMBENCH_EMBEDDER ?? "use-lite", {
-      cacheDir: s.cacheDir,
-      baseUrl: process.env.MEMBENCH_EMBED_BASE_URL ?? s.baseUrl,
-      apiKey: s.apiKey,
-    });
+    embedder = await configuredEmbedder(snapshot.options.embedder);
   }
   const extractionModel = ledgerExtraction(snapshot, model);
   const systems = new Map<string, MemorySystem>();

@@ -14,6 +14,7 @@ import { normaliseTime } from "../ledger/ids.ts";
 import { Ledger, type LedgerOptions } from "../ledger/ledger.ts";
 import type { Hit } from "../ledger/types.ts";
 import type { ChatModel } from "../llm/types.ts";
+import { KeyedQueue } from "../util/keyed-queue.ts";
 import { checkBatch } from "./history.ts";
 import { resultLimit } from "./query.ts";
 import type { IngestBatch, MemorySystem, Retrieved, SearchQuery, SystemCaps } from "./types.ts";
@@ -40,7 +41,7 @@ export class LedgerSystem implements MemorySystem {
   };
   readonly ledger: Ledger;
   private readonly open_ = new Set<string>();
-  private readonly tails = new Map<string, Promise<void>>();
+  private readonly writes = new KeyedQueue();
   private readonly tokenBudget: number;
 
   constructor(options: LedgerSystemOptions = {}) {
@@ -69,9 +70,8 @@ export class LedgerSystem implements MemorySystem {
 
   async close(ns: string): Promise<void> {
     if (!this.open_.has(ns)) return;
-    await this.tails.get(ns);
+    await this.writes.idle(ns);
     this.open_.delete(ns);
-    this.tails.delete(ns);
     this.ledger.drop(ns);
   }
 
@@ -82,7 +82,7 @@ export class LedgerSystem implements MemorySystem {
     } catch (error) {
       return Promise.reject(error);
     }
-    const run = (this.tails.get(ns) ?? Promise.resolve()).then(async () => {
+    return this.writes.run(ns, async () => {
       await this.ledger.add(ns, {
         sessionId: batch.sessionId,
         sessionIndex: batch.sessionIndex,
@@ -96,22 +96,17 @@ export class LedgerSystem implements MemorySystem {
         })),
       });
     });
-    this.tails.set(
-      ns,
-      run.catch(() => undefined),
-    );
-    return run;
   }
 
   async flush(ns: string): Promise<void> {
     this.need(ns, "flush");
-    await this.tails.get(ns);
+    await this.writes.idle(ns);
   }
 
   async search(ns: string, q: SearchQuery): Promise<Retrieved[]> {
     this.need(ns, "search");
     const limit = resultLimit(q, this.id);
-    await this.tails.get(ns);
+    await this.writes.idle(ns);
     if (limit === 0) return [];
     const k = Number.isFinite(limit) ? limit : 1000;
     const at = normaliseTime(q.time);
@@ -123,7 +118,7 @@ export class LedgerSystem implements MemorySystem {
 
   async readback(ns: string, sessionIds: string[]): Promise<Retrieved[]> {
     this.need(ns, "readback");
-    await this.tails.get(ns);
+    await this.writes.idle(ns);
     const { turns, memories } = this.ledger.sessionContents(ns, sessionIds);
     const out: Retrieved[] = [];
     for (const t of turns) {

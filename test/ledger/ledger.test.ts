@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { createEmbedder } from "../../src/embed/create.ts";
+import { buildContext } from "../../src/ledger/context.ts";
 import { Ledger } from "../../src/ledger/ledger.ts";
 import type { LedgerTurn, Memory } from "../../src/ledger/types.ts";
 
@@ -266,13 +267,16 @@ describe("ledger store", () => {
 
   it("namespaces are isolated and a dropped namespace is empty", async () => {
     const l = await ledger();
+    assert.equal(l.has("a"), false);
     await l.add("a", session("s1", "2024-01-10", "I live in Boston."));
     await l.add("b", session("s9", "2024-01-10", "I live in Lisbon."));
     assert.deepEqual(
       (await l.search("a", "live Lisbon Boston", { k: 5 })).flatMap((h) => h.sessionIds),
       ["s1"],
     );
+    assert.deepEqual(l.namespaces(), ["a", "b"]);
     l.drop("a");
+    assert.deepEqual(l.namespaces(), ["b"]);
     assert.deepEqual(await l.search("a", "Boston", { k: 5 }), []);
     assert.equal((await l.search("b", "Lisbon", { k: 5 }))[0]?.sessionIds[0], "s9");
   });
@@ -371,5 +375,23 @@ describe("ledger store", () => {
     // The question matched; its neighbours (the answer and the turn before) come with it.
     assert.ok(shown.has(ids[1]!) && shown.has(ids[2]!) && shown.has(ids[0]!));
     assert.ok(!shown.has(ids[4]!));
+  });
+});
+
+describe("context", () => {
+  it("a sentence read as two memories is one line, each flag naming its attribute", async () => {
+    const l = await ledger();
+    await l.add("a", session("s1", "2024-03-01", "I live in Berlin now and I love hiking."));
+    await l.add("a", session("s2", "2024-06-01", "I moved to Lisbon last week."));
+    const [s1] = l.export("a").memories.filter((m) => m.sessionId === "s1" && m.attribute === "residence");
+    assert.ok(s1, "residence read off the first sentence");
+    assert.ok(
+      l.export("a").memories.some((m) => m.sessionId === "s1" && m.attribute !== "residence"),
+      "and a second memory from the same sentence",
+    );
+    const hits = await l.search("a", "where do I live?", { k: 3, at: "2024-07-01" });
+    const text = buildContext(hits, { at: "2024-07-01T00:00:00.000Z" }).text;
+    assert.equal(text.split("\n").filter((line) => line.startsWith("- I live in Berlin")).length, 1);
+    assert.match(text, /- I live in Berlin now and I love hiking\. \[residence: updated on 2024-06-01, now "Lisbon"\]/);
   });
 });

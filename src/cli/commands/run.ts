@@ -7,6 +7,7 @@ import { type LedgerExtractorMode, resumeRun, startRun } from "../../run/runner.
 import type { Summary } from "../../run/summary.ts";
 import { markdownTable, retrievalTable } from "../../run/table.ts";
 import { log } from "../../util/log.ts";
+import { jsonOption } from "../options.ts";
 import { printScores, scoreOptions } from "./score.ts";
 
 interface RunFlags {
@@ -55,14 +56,6 @@ function num(v: string | undefined, flag: string): number | undefined {
 }
 
 /** A flag whose value is JSON: the parsed value, or an error that names the flag. */
-function jsonOption(v: string, flag: string): Record<string, unknown> {
-  try {
-    return JSON.parse(v) as Record<string, unknown>;
-  } catch (error) {
-    throw new ConfigError(`expected JSON, got ${JSON.stringify(v)} (${(error as Error).message})`, flag, `--${flag}`);
-  }
-}
-
 function contextKind(v: string | undefined): "memory" | "session" | undefined {
   if (v === undefined || v === "memory" || v === "session") return v;
   throw new ConfigError(`expected memory or session, got "${v}"`, "context", "--context");

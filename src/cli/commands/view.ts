@@ -4,6 +4,7 @@ import type { Command } from "commander";
 import { ConfigError } from "../../core/errors.ts";
 import { DEFAULT_HOST, DEFAULT_PORT, isLoopback, startViewer } from "../../report/view/server.ts";
 import { log } from "../../util/log.ts";
+import { portOption } from "../options.ts";
 
 interface ViewFlags {
   port: string;
@@ -18,10 +19,7 @@ export function registerViewCommand(program: Command): void {
     .option("--port <n>", "port to listen on (0: any free port)", String(DEFAULT_PORT))
     .option("--host <address>", "address to listen on", DEFAULT_HOST)
     .action(async (runsDir: string, flags: ViewFlags) => {
-      const port = Number(flags.port);
-      if (!Number.isInteger(port) || port < 0 || port > 65535) {
-        throw new ConfigError(`expected a port number from 0 to 65535, got "${flags.port}"`, "port", "--port");
-      }
+      const port = portOption(flags.port);
       const dir = resolve(runsDir);
       if (!existsSync(dir)) throw new ConfigError(`no such folder: ${dir}`, "runsDir");
       if (!isLoopback(flags.host)) {

@@ -1,0 +1,120 @@
+import { mkdirSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import type { Command } from "commander";
+import { ConfigError } from "../../core/errors.ts";
+import type { Embedder } from "../../embed/types.ts";
+import { LlmExtractor, LlmRelationProposer } from "../../ledger/extract/llm.ts";
+import { Ledger } from "../../ledger/ledger.ts";
+import { DEFAULT_MAX_BODY, DEFAULT_SERVICE_PORT, startLedgerService } from "../../ledger/service/server.ts";
+import { modelConfigured } from "../../llm/create.ts";
+import {
+  checkLedgerExtractorMode,
+  checkLedgerRetrieval,
+  configuredChatModel,
+  configuredEmbedder,
+} from "../../run/ledger-config.ts";
+import { DEFAULT_HOST, isLoopback } from "../../util/http-server.ts";
+import { log } from "../../util/log.ts";
+import { jsonOption, portOption } from "../options.ts";
+
+interface ServeFlags {
+  db: string;
+  port: string;
+  host: string;
+  embedder?: string;
+  llm?: string;
+  ledgerExtractor: string;
+  ledgerRetrieval?: string;
+  maxBody: string;
+}
+
+/** Environment variable holding the bearer token clients must send. */
+export const TOKEN_VARIABLE = "MEMBENCH_SERVE_TOKEN";
+
+export function registerServeCommand(program: Command): void {
+  program
+    .command("serve")
+    .description("serve the ledger memory engine over HTTP (JSON): add sessions, search, context, history, forget")
+    .option("--db <file>", 'SQLite file of the store (":memory:" keeps nothing)', "ledger.sqlite")
+    .option("--port <n>", "port to listen on (0: any free port)", String(DEFAULT_SERVICE_PORT))
+    .option("--host <address>", "address to listen on", DEFAULT_HOST)
+    .option("--embedder <spec>", "use-lite | hashing[:DIM] | openai:MODEL | onnx:DIR | none (lexical search only)")
+    .option("--llm <spec>", "extraction model: openai, openai:MODEL or scripted:FILE")
+    .option(
+      "--ledger-extractor <mode>",
+      "auto (the model when one is configured), llm or offline (rules, no model)",
+      "auto",
+    )
+    .option("--ledger-retrieval <json>", "retrieval overrides, as for `membench run` (docs/ledger.md)")
+    .option("--max-body <MiB>", "largest request body (imports carry whole namespaces)", String(DEFAULT_MAX_BODY >> 20))
+    .addHelpText(
+      "after",
+      `
+Set ${TOKEN_VARIABLE} to require "Authorization: Bearer <token>" on every request;
+listening beyond loopback needs it. The API (docs/serve.md): POST
+/v1/namespaces/:ns/sessions, /search, /context; GET /memories/:id, /history,
+/export; POST /memories/:id/forget, /import; DELETE /v1/namespaces/:ns.`,
+    )
+    .action(async (flags: ServeFlags) => {
+      const port = portOption(flags.port);
+      const maxBody = Number(flags.maxBody);
+      if (!Number.isFinite(maxBody) || maxBody <= 0) {
+        throw new ConfigError(`expected a size in MiB, got "${flags.maxBody}"`, "max-body", "--max-body");
+      }
+      const token = process.env[TOKEN_VARIABLE] || undefined;
+      if (!isLoopback(flags.host) && !token) {
+        throw new ConfigError(
+          `listening on ${flags.host} lets anyone who reaches it read and change the store; set ${TOKEN_VARIABLE}`,
+          "host",
+          "--host",
+        );
+      }
+      const status = modelConfigured({ flags: { llm: flags.llm } });
+      const mode = checkLedgerExtractorMode(flags.ledgerExtractor, {
+        configured: status.configured,
+        detail: status.reason,
+      });
+      const retrieval = checkLedgerRetrieval(
+        flags.ledgerRetrieval === undefined ? undefined : jsonOption(flags.ledgerRetrieval, "ledger-retrieval"),
+      );
+      const embedder: Embedder | undefined =
+        flags.embedder === "none" ? undefined : await configuredEmbedder(flags.embedder);
+      const model = mode !== "offline" && status.configured ? configuredChatModel(flags.llm) : undefined;
+      const db = flags.db === ":memory:" ? flags.db : resolve(flags.db);
+      if (db !== ":memory:") mkdirSync(dirname(db), { recursive: true });
+      const ledger = new Ledger({
+        path: db,
+        ...(embedder ? { embedder } : {}),
+        ...(model ? { extractor: new LlmExtractor(model), proposer: new LlmRelationProposer(model) } : {}),
+        ...(retrieval ? { retrieval } : {}),
+      });
+      const extractor = model ? `llm (${model.id})` : "offline rules";
+      const service = await startLedgerService({
+        ledger,
+        info: { store: db, ...(embedder ? { embedder: embedder.id } : {}), extractor },
+        host: flags.host,
+        port,
+        maxBody: Math.round(maxBody * 1024 * 1024),
+        ...(token ? { token } : {}),
+      });
+      log.info(
+        `membench serve: ${service.url}v1 (store ${db}; ${embedder ? `embedder ${embedder.id}` : "lexical search only"}; memories by ${extractor}${token ? "; bearer token required" : ""}; Ctrl-C to stop)`,
+      );
+      await new Promise<void>((done) => {
+        const stop = () => {
+          process.off("SIGINT", stop);
+          process.off("SIGTERM", stop);
+          service
+            .close()
+            .catch(() => undefined)
+            .then(async () => {
+              ledger.close();
+              model?.close();
+              done();
+            });
+        };
+        process.on("SIGINT", stop);
+        process.on("SIGTERM", stop);
+      });
+    });
+}

@@ -1,0 +1,188 @@
+/**
+ * The ledger service's JSON API: each route is one call of the library.
+ *
+ *   GET    /v1/health                                  store, embedder, extractor, namespaces
+ *   GET    /v1/namespaces                              namespace names
+ *   DELETE /v1/namespaces/:ns                          erase a namespace (forgetting retires; this erases)
+ *   POST   /v1/namespaces/:ns/sessions                 add a session's turns (creates the namespace)
+ *   POST   /v1/namespaces/:ns/search                   {query, k?, at?} → ranked hits
+ *   POST   /v1/namespaces/:ns/context                  {query, k?, at?, tokenBudget?} → rendered context
+ *   GET    /v1/namespaces/:ns/memories?subject&attribute&at   what held at `at`
+ *   GET    /v1/namespaces/:ns/memories/:id             one memory
+ *   GET    /v1/namespaces/:ns/memories/:id/history     every version, oldest first
+ *   POST   /v1/namespaces/:ns/memories/:id/forget      {at?}: retire it (history keeps it)
+ *   GET    /v1/namespaces/:ns/export                   the namespace as a membench-ledger export
+ *   POST   /v1/namespaces/:ns/import                   load an export into an empty namespace
+ *
+ * Writes to one namespace run one at a time, in arrival order; reads never wait.
+ */
+import type { z } from "zod";
+import { RequestError } from "../../util/http-server.ts";
+import { KeyedQueue } from "../../util/keyed-queue.ts";
+import { buildContext } from "../context.ts";
+import { LedgerConflictError } from "../errors.ts";
+import { normaliseTime } from "../ids.ts";
+import type { Ledger } from "../ledger.ts";
+import type { LedgerExport } from "../types.ts";
+import { ContextSchema, ExportSchema, ForgetSchema, firstIssue, SearchSchema, SessionSchema } from "./schemas.ts";
+
+export interface ServiceInfo {
+  /** The SQLite file, or ":memory:". */
+  store: string;
+  /** The embedder id, or undefined for lexical-only search. */
+  embedder?: string;
+  extractor: string;
+}
+
+export interface ApiRequest {
+  method: string;
+  url: URL;
+  body?: unknown;
+}
+
+export interface ApiResponse {
+  status: number;
+  body: unknown;
+}
+
+const DEFAULT_K = 10;
+
+function parse<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
+  const parsed = schema.safeParse(body);
+  if (parsed.success) return parsed.data;
+  const { field, message } = firstIssue(parsed.error);
+  throw new RequestError(400, message, field ? { field } : {});
+}
+
+function segments(url: URL): string[] {
+  try {
+    return url.pathname.split("/").filter(Boolean).map(decodeURIComponent);
+  } catch {
+    throw new RequestError(400, "malformed URL");
+  }
+}
+
+function optionalTime(value: string | null, name: string): string | undefined {
+  if (value === null || value === "") return undefined;
+  const at = normaliseTime(value);
+  if (!at) throw new RequestError(400, `${name}: expected a date or date-time (ISO 8601)`, { field: name });
+  return at;
+}
+
+export class LedgerApi {
+  private readonly writes = new KeyedQueue();
+
+  constructor(
+    private readonly ledger: Ledger,
+    private readonly info: ServiceInfo,
+  ) {}
+
+  async handle(req: ApiRequest): Promise<ApiResponse> {
+    try {
+      return await this.route(req);
+    } catch (error) {
+      if (error instanceof LedgerConflictError) throw new RequestError(409, error.message);
+      throw error;
+    }
+  }
+
+  private async route({ method, url, body }: ApiRequest): Promise<ApiResponse> {
+    const path = segments(url);
+    if (path[0] !== "v1") throw new RequestError(404, `no route ${method} ${url.pathname}; the API is under /v1`);
+    const [, head, ns, ...rest] = path;
+    const route = `${method} ${[head, ns === undefined ? "" : ":ns", ...rest.map((r, i) => (i === 1 ? ":id" : r))]
+      .filter((x) => x !== "")
+      .join("/")}`;
+    if (route === "GET health") {
+      return ok({ ok: true, ...this.info, namespaces: this.ledger.namespaces().length });
+    }
+    if (route === "GET namespaces") return ok({ namespaces: this.ledger.namespaces() });
+    if (head !== "namespaces" || ns === undefined) throw notFound(method, url);
+    const id = rest[1];
+    switch (route) {
+      case "POST namespaces/:ns/sessions": {
+        const session = parse(SessionSchema, body);
+        const added = await this.writes.run(ns, () => this.ledger.add(ns, session));
+        return ok(added);
+      }
+      case "DELETE namespaces/:ns":
+        this.need(ns);
+        await this.writes.run(ns, () => this.ledger.drop(ns));
+        return ok({ dropped: ns });
+      case "POST namespaces/:ns/search": {
+        const q = parse(SearchSchema, body);
+        this.need(ns);
+        const hits = await this.ledger.search(ns, q.query, { k: q.k ?? DEFAULT_K, ...(q.at ? { at: q.at } : {}) });
+        return ok({ hits });
+      }
+      case "POST namespaces/:ns/context": {
+        const q = parse(ContextSchema, body);
+        this.need(ns);
+        const at = normaliseTime(q.at);
+        const hits = await this.ledger.search(ns, q.query, { k: q.k ?? DEFAULT_K, ...(at ? { at } : {}) });
+        const context = buildContext(hits, {
+          ...(q.tokenBudget ? { tokenBudget: q.tokenBudget } : {}),
+          ...(at ? { at } : {}),
+        });
+        return ok({ ...context, hits });
+      }
+      case "GET namespaces/:ns/memories": {
+        this.need(ns);
+        const subject = url.searchParams.get("subject") || "user";
+        const attribute = url.searchParams.get("attribute");
+        if (!attribute)
+          throw new RequestError(400, "attribute: name the attribute (?attribute=residence)", { field: "attribute" });
+        const at = optionalTime(url.searchParams.get("at"), "at");
+        return ok({ memories: this.ledger.current(ns, subject, attribute, at) });
+      }
+      case "GET namespaces/:ns/memories/:id":
+        return ok(this.memory(ns, id!));
+      case "GET namespaces/:ns/memories/:id/history":
+        this.memory(ns, id!);
+        return ok({ versions: this.ledger.history(ns, id!) });
+      case "POST namespaces/:ns/memories/:id/forget": {
+        const options = parse(ForgetSchema, body);
+        this.memory(ns, id!);
+        const retired = await this.writes.run(ns, () => this.ledger.forget(ns, id!, options?.at));
+        return ok(retired);
+      }
+      case "GET namespaces/:ns/export":
+        this.need(ns);
+        return ok(this.ledger.export(ns));
+      case "POST namespaces/:ns/import": {
+        const data = parse(ExportSchema, body) as LedgerExport;
+        await this.writes.run(ns, () => this.ledger.import(ns, data));
+        return ok({
+          imported: ns,
+          sessions: data.sessions.length,
+          turns: data.turns.length,
+          memories: data.memories.length,
+        });
+      }
+      default:
+        throw notFound(method, url);
+    }
+  }
+
+  private need(ns: string): void {
+    if (!this.ledger.has(ns)) {
+      throw new RequestError(
+        404,
+        `no namespace "${ns}"; POST /v1/namespaces/${encodeURIComponent(ns)}/sessions creates it`,
+      );
+    }
+  }
+
+  private memory(ns: string, id: string) {
+    this.need(ns);
+    const m = this.ledger.get(ns, id);
+    if (!m) throw new RequestError(404, `no memory "${id}" in namespace "${ns}"`);
+    return m;
+  }
+}
+
+const ok = (body: unknown): ApiResponse => ({ status: 200, body });
+
+function notFound(method: string, url: URL): RequestError {
+  return new RequestError(404, `no route ${method} ${url.pathname}`);
+}

@@ -1,0 +1,98 @@
+/**
+ * Request bodies of the ledger service, checked before anything is written: a
+ * bad body is a 400 naming the field at fault, never a half-written session.
+ */
+import { z } from "zod";
+import { formatPath } from "../../core/validate.ts";
+import { normaliseTime } from "../ids.ts";
+
+const time = z.string().refine((v) => normaliseTime(v) !== undefined, {
+  message: "expected a date or date-time (ISO 8601, e.g. 2024-05-01 or 2024-05-01T09:30:00Z)",
+});
+const text = z.string().min(1);
+
+export const TurnSchema = z
+  .object({
+    id: text,
+    role: z.enum(["user", "assistant", "system"]),
+    speaker: z.string().optional(),
+    content: z.string(),
+    time: time.optional(),
+  })
+  .strict();
+
+export const SessionSchema = z
+  .object({
+    sessionId: text,
+    sessionIndex: z.number().int().min(0).optional(),
+    time: time.optional(),
+    turns: z.array(TurnSchema).min(1),
+  })
+  .strict();
+
+/** Most results one search returns. */
+export const MAX_K = 1000;
+
+export const SearchSchema = z
+  .object({
+    query: z.string(),
+    k: z.number().int().min(1).max(MAX_K).optional(),
+    at: time.optional(),
+  })
+  .strict();
+
+export const ContextSchema = SearchSchema.extend({
+  tokenBudget: z.number().int().min(1).optional(),
+});
+
+export const ForgetSchema = z
+  .object({
+    at: time.optional(),
+  })
+  .strict()
+  .optional();
+
+const MemorySchema = z.object({
+  id: text,
+  ns: z.string(),
+  subject: text,
+  kind: z.enum(["fact", "preference", "event", "plan", "schedule", "project"]),
+  attribute: text,
+  value: z.string(),
+  condition: z.string().optional(),
+  text: z.string(),
+  validFrom: z.string().optional(),
+  validTo: z.string().optional(),
+  recordedAt: z.string().optional(),
+  retiredAt: z.string().optional(),
+  sessionId: text,
+  turnIds: z.array(z.string()),
+  status: z.enum(["active", "superseded", "contested", "retired"]),
+  canonical: z.boolean(),
+  seq: z.number().int(),
+});
+
+export const ExportSchema = z.object({
+  format: z.literal("membench-ledger"),
+  version: z.literal(1),
+  ns: z.string(),
+  sessions: z.array(z.object({ id: text, index: z.number().int(), time: z.string().optional() })),
+  turns: z.array(TurnSchema.extend({ sessionId: text, position: z.number().int(), sessionIndex: z.number().int() })),
+  memories: z.array(MemorySchema),
+  links: z.array(
+    z.object({
+      from: text,
+      to: text,
+      relation: z.enum(["supersedes", "contradicts", "conditional", "complements"]),
+    }),
+  ),
+});
+
+/** The first problem of a failed parse: the field's path ("turns[2].role") and a message naming it. */
+export function firstIssue(error: z.ZodError): { field: string; message: string } {
+  const issue = error.issues[0];
+  if (!issue) return { field: "", message: "invalid body" };
+  const field = formatPath(issue.path);
+  const what = issue.code === "unrecognized_keys" ? `unknown field(s) ${issue.keys.join(", ")}` : issue.message;
+  return { field, message: field ? `${field}: ${what}` : what };
+}

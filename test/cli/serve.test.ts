@@ -1,0 +1,92 @@
+import "../support/clean-env.ts";
+import assert from "node:assert/strict";
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { describe, it } from "node:test";
+
+const root = resolve(import.meta.dirname, "../..");
+const bin = join(root, "bin/membench.js");
+
+describe("membench serve", () => {
+  it("serves a store file, answers requests and stops cleanly on SIGTERM", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "mb-serve-"));
+    const db = join(dir, "nested", "ledger.sqlite");
+    const child = spawn(process.execPath, [bin, "serve", "--db", db, "--port", "0", "--embedder", "hashing:64"], {
+      cwd: root,
+      env: process.env,
+    });
+    let stderr = "";
+    try {
+      const url = await new Promise<string>((resolveUrl, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no URL in 30 s; stderr: ${stderr}`)), 30_000);
+        child.stderr.on("data", (chunk: Buffer) => {
+          stderr += chunk.toString();
+          const m = /membench serve: (http:\/\/\S+?)v1 /.exec(stderr);
+          if (m) {
+            clearTimeout(timer);
+            resolveUrl(m[1]!);
+          }
+        });
+        child.on("exit", (code) => reject(new Error(`exited with ${code}: ${stderr}`)));
+      });
+      const health = await (await fetch(`${url}v1/health`)).json();
+      assert.deepEqual(health, {
+        ok: true,
+        store: db,
+        embedder: "hashing:64",
+        extractor: "offline rules",
+        namespaces: 0,
+      });
+      const added = await fetch(`${url}v1/namespaces/me/sessions`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ sessionId: "s1", turns: [{ id: "t1", role: "user", content: "I live in Oslo." }] }),
+      });
+      assert.equal(added.status, 200);
+      const exit = new Promise<number | null>((done) => child.once("exit", done));
+      child.kill("SIGTERM");
+      assert.equal(await exit, 0, stderr);
+      assert.ok(existsSync(db), "the store file is where --db says");
+    } finally {
+      child.kill("SIGKILL");
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("refuses to listen beyond loopback without a token, and bad flags, naming the flag", () => {
+    const open = spawnSync(process.execPath, [bin, "serve", "--host", "0.0.0.0", "--db", ":memory:"], {
+      cwd: root,
+      env: process.env,
+      encoding: "utf8",
+    });
+    assert.notEqual(open.status, 0);
+    assert.match(open.stderr, /MEMBENCH_SERVE_TOKEN/);
+    const port = spawnSync(process.execPath, [bin, "serve", "--port", "http"], {
+      cwd: root,
+      env: process.env,
+      encoding: "utf8",
+    });
+    assert.notEqual(port.status, 0);
+    assert.match(port.stderr, /--port/);
+    const retrieval = spawnSync(
+      process.execPath,
+      [bin, "serve", "--db", ":memory:", "--ledger-retrieval", '{"wieghts":{}}'],
+      {
+        cwd: root,
+        env: process.env,
+        encoding: "utf8",
+      },
+    );
+    assert.notEqual(retrieval.status, 0);
+    assert.match(retrieval.stderr, /--ledger-retrieval .*wieghts/);
+    const llm = spawnSync(process.execPath, [bin, "serve", "--db", ":memory:", "--ledger-extractor", "llm"], {
+      cwd: root,
+      env: process.env,
+      encoding: "utf8",
+    });
+    assert.notEqual(llm.status, 0);
+    assert.match(llm.stderr, /--ledger-extractor llm needs a model/);
+  });
+});
