@@ -24,6 +24,12 @@
  * as memories under their own key, or keyed by project and attribute name and
  * resolved by the rules.
  *
+ * And a perfect *query*: the `perfect query` rows give the ledger a query
+ * rewriter (query-rewrite.ts) that returns what the probe is really after, the
+ * probe's hidden facts (SubtleMemory) or the texts of its gold memories
+ * (RealMem), each as one rewrite searched beside the question. No model can
+ * know these; the rows bound what query rewriting can add to this retrieval.
+ *
  *   npx tsx bench/ledger-ceiling.ts [subtlememory] [realmem]
  */
 import { existsSync } from "node:fs";
@@ -34,6 +40,7 @@ import { createEmbedder } from "../src/embed/create.ts";
 import type { Embedder } from "../src/embed/types.ts";
 import { extractTurns } from "../src/ledger/extract/offline.ts";
 import type { Extractor } from "../src/ledger/extract/types.ts";
+import type { QueryRewriter } from "../src/ledger/query-rewrite.ts";
 import { type RelationProposer, ruleProposer } from "../src/ledger/resolve.ts";
 import { resolveModelSettings } from "../src/llm/create.ts";
 import { protocolFor } from "../src/run/protocols.ts";
@@ -95,6 +102,22 @@ export function realmemPoints(episodes: readonly Episode[]): Planted {
     }
   }
   return out;
+}
+
+/** Question text → what the probe is after: its hidden facts (SubtleMemory) or gold memory texts (RealMem). */
+export function hiddenTargets(episodes: readonly Episode[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const probe of episodes.flatMap((e) => e.probes)) {
+    const facts = Array.isArray(probe.meta?.facts) ? (probe.meta.facts as string[]) : [];
+    const targets = facts.length ? facts : probe.gold.evidenceMemories;
+    if (targets.length) out.set(probe.question, targets);
+  }
+  return out;
+}
+
+/** A rewriter that knows the answer's sources: each hidden target is one rewrite. */
+export function oracleRewriter(targets: ReadonlyMap<string, string[]>): QueryRewriter {
+  return { id: "oracle", rewrite: async (query) => targets.get(query) ?? [] };
 }
 
 type Variant = "offline" | "facts" | "keyed" | "pulled";
@@ -160,25 +183,31 @@ async function ceiling(bench: keyof typeof CEILINGS, dir: string, embedder: Embe
   const c = CEILINGS[bench];
   const dataset = await loadDataset(bench, dir);
   const planted = c.read(dataset.episodes);
+  const targets = hiddenTargets(dataset.episodes);
   const facts = [...planted.values()].reduce((n, list) => n + list.length, 0);
   const protocol = protocolFor(dataset.benchmark)();
   const episodes = dataset.episodes.map((e) => protocol.prepare(e));
-  console.log(`\n## ${bench} with a perfect writer (${dir}; ${facts} ${c.what}s in ${planted.size} sessions)\n`);
+  console.log(
+    `\n## ${bench} with a perfect writer or query (${dir}; ${facts} ${c.what}s in ${planted.size} sessions; ${targets.size} probes with hidden targets)\n`,
+  );
   console.log(`| writer | ${c.columns.map(([label]) => label).join(" | ")} |`);
   console.log(`|---|${c.columns.map(() => "---:").join("|")}|`);
-  const variants: Array<[string, Variant]> = [
-    ["offline rules", "offline"],
-    ["facts", "facts"],
-    ["facts, keyed", "keyed"],
-    ["facts, keyed, complements pulled", "pulled"],
+  const variants: Array<[string, Variant, boolean]> = [
+    ["offline rules", "offline", false],
+    ["facts", "facts", false],
+    ["facts, keyed", "keyed", false],
+    ["facts, keyed, complements pulled", "pulled", false],
+    ["offline rules, perfect query", "offline", true],
+    ["facts, keyed, complements pulled, perfect query", "pulled", true],
   ];
-  for (const [label, variant] of variants) {
+  for (const [label, variant, perfectQuery] of variants) {
     const system = new LedgerSystem({
       embedder,
       ledger: {
         extractor: oracleExtractor(planted, variant),
         proposer: oracleProposer(planted),
         retrieval: { pullComplements: variant === "pulled" },
+        ...(perfectQuery ? { rewriter: oracleRewriter(targets) } : {}),
       },
     });
     const row = await replayLedger(system, episodes, protocol, { benchmark: bench, data: dir });

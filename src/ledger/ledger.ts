@@ -11,6 +11,7 @@ import { OfflineExtractor } from "./extract/offline.ts";
 import type { Extractor } from "./extract/types.ts";
 import { normaliseTime, stableId } from "./ids.ts";
 import { emptyIndex, indexLink, indexMemory, indexTurnPlace, type NamespaceIndex } from "./namespace-index.ts";
+import type { QueryRewriter } from "./query-rewrite.ts";
 import { type RelationProposer, resolve, ruleProposer } from "./resolve.ts";
 import { DEFAULT_RETRIEVAL, type RetrievalParams, type RetrievalWeights, searchLedger } from "./search.ts";
 import { LedgerStore, memoryHead } from "./store.ts";
@@ -36,6 +37,8 @@ export interface LedgerOptions {
   extractor?: Extractor;
   /** Default: the rule-based relation proposer. */
   proposer?: RelationProposer;
+  /** Rewrites each query into extra searches (a model's; off when absent). */
+  rewriter?: QueryRewriter;
   /** Overrides of DEFAULT_RETRIEVAL; `weights` may name only the weights it changes. */
   retrieval?: Partial<Omit<RetrievalParams, "weights">> & { weights?: Partial<RetrievalWeights> };
   /** Texts per embedder call (default 64). */
@@ -73,6 +76,7 @@ export class Ledger {
   private readonly embedder?: Embedder;
   private readonly extractor: Extractor;
   private readonly proposer: RelationProposer;
+  private readonly rewriter?: QueryRewriter;
   private readonly params: RetrievalParams;
   private readonly batch: number;
   private readonly indexes = new Map<string, NamespaceIndex>();
@@ -82,6 +86,7 @@ export class Ledger {
     this.embedder = options.embedder;
     this.extractor = options.extractor ?? new OfflineExtractor();
     this.proposer = options.proposer ?? ruleProposer;
+    if (options.rewriter) this.rewriter = options.rewriter;
     this.params = {
       ...DEFAULT_RETRIEVAL,
       ...options.retrieval,
@@ -311,11 +316,23 @@ export class Ledger {
   async search(ns: string, query: string, options: SearchOptions = {}): Promise<Hit[]> {
     if (this.store.namespaceId(ns, false) === undefined) return [];
     const k = options.k ?? 10;
-    const [queryVector] = this.embedder && query.trim() ? await this.embed([query]) : [];
+    const at = normaliseTime(options.at);
+    const rewritten = this.rewriter && query.trim() ? await this.rewriter.rewrite(query, at) : [];
+    // The query and its rewrites are embedded in one call.
+    const vectors = this.embedder && query.trim() ? await this.embed([query, ...rewritten]) : [];
+    const [queryVector] = vectors;
+    const rewrites = rewritten.map((text, i) => ({ text, ...(vectors[i + 1] ? { vector: vectors[i + 1] } : {}) }));
     return searchLedger(
       this.store,
       this.index(ns),
-      { ns, text: query, k, at: normaliseTime(options.at), ...(queryVector ? { queryVector } : {}) },
+      {
+        ns,
+        text: query,
+        k,
+        at,
+        ...(queryVector ? { queryVector } : {}),
+        ...(rewrites.length ? { rewrites } : {}),
+      },
       this.params,
     );
   }

@@ -38,6 +38,14 @@ export interface RetrievalWeights {
   /** Session BM25+ for the characteristic terms of the first-pass top sessions (lexical feedback). */
   lexicalFeedback: number;
   /**
+   * Session BM25+ for each rewrite of the query (query-rewrite.ts; only when a
+   * rewriter is set). A rewrite weighs as much as the message itself: it is
+   * there for messages whose own words say little.
+   */
+  rewriteLexical: number;
+  /** Sessions by their turns nearest each rewrite's vector. */
+  rewriteVector: number;
+  /**
    * The turn-vector list's vote in the session ranking; `turnVector` weighs it
    * only where it picks the turns shown in a bundle.
    */
@@ -99,6 +107,8 @@ export const DEFAULT_RETRIEVAL: RetrievalParams = {
     feedback: 1,
     lexicalFeedback: 0.5,
     turnVectorVote: 1.25,
+    rewriteLexical: 2,
+    rewriteVector: 1.25,
   },
   feedbackDepth: 3,
   feedbackTerms: 20,
@@ -120,6 +130,8 @@ export interface SearchInput {
   /** Normalised ISO time of the question. */
   at?: string;
   queryVector?: Float32Array;
+  /** A model's rewrites of the query (query-rewrite.ts), each searched as extra lists of the fusion. */
+  rewrites?: ReadonlyArray<{ text: string; vector?: Float32Array }>;
   /** Only these sessions may be returned (a replay that fires probes inside the timeline). */
   only?: ReadonlySet<string>;
 }
@@ -186,8 +198,8 @@ export function searchLedger(
   if (!sessions.length) return [];
   const sessionById = input.only ? new Map(sessions.map((s) => [s.id, s])) : index.sessionById;
   const terms = queryTerms(input.text);
-  const lexical = (ti: TermIndex) =>
-    ti.search(ti.selective(terms, SMALL_TABLE, p.maxTermShare), p.depth).map((h) => h.id);
+  const lexical = (ti: TermIndex, t: string[] = terms) =>
+    ti.search(ti.selective(t, SMALL_TABLE, p.maxTermShare), p.depth).map((h) => h.id);
   const words = queryWords(input.text);
   const userQuery = aboutUser(input.text);
   const qv = input.queryVector;
@@ -215,10 +227,17 @@ export function searchLedger(
       .filter(visible)
       .slice(0, p.depth);
   const sessLex = sessionRanking(input.text);
+  // Each rewrite finds turns and sessions of its own; they vote beside the query's lists.
+  const rewrites = (input.rewrites ?? []).map((r) => ({
+    sessions: w.rewriteLexical > 0 ? sessionRanking(r.text) : [],
+    turnLex: w.rewriteLexical > 0 ? lexical(index.turnTerms, queryTerms(r.text)) : [],
+    turnVec:
+      r.vector && index.turns && w.rewriteVector > 0 ? index.turns.search(r.vector, p.depth).map((h) => h.id) : [],
+  }));
 
   // Only the session of each candidate turn is needed to rank; whole turns are read for the bundles shown.
   const turnSession = new Map<number, string>();
-  for (const id of [...turnLex, ...turnVec]) {
+  for (const id of [...turnLex, ...turnVec, ...rewrites.flatMap((r) => [...r.turnLex, ...r.turnVec])]) {
     const sessionId = index.turnSession.get(id);
     if (sessionId !== undefined) turnSession.set(id, sessionId);
   }
@@ -233,6 +252,11 @@ export function searchLedger(
   };
   addTurns(turnLex, w.turnLexical);
   addTurns(turnVec, w.turnVector);
+  // A rewrite's turns are candidates for the bundles too, so a session it found shows why.
+  for (const r of rewrites) {
+    addTurns(r.turnLex, w.turnLexical);
+    addTurns(r.turnVec, w.turnVector);
+  }
 
   // Memory scores: RRF of the two memory lists, reranked.
   const memScore = new Map<number, number>();
@@ -255,6 +279,12 @@ export function searchLedger(
     [rankMap(sessionOf(turnLex, (id) => turnSession.get(id))), w.turnLexical],
     [rankMap(sessionOf(turnVec, (id) => turnSession.get(id))), w.turnVectorVote],
     [rankMap(sessionOf(memOrder, (id) => memories.get(id)?.sessionId)), w.memoryLexical + w.memoryVector],
+    ...rewrites.flatMap(
+      (r): Array<[Map<string, number>, number]> => [
+        [rankMap(r.sessions), w.rewriteLexical],
+        [rankMap(sessionOf(r.turnVec, (id) => turnSession.get(id))), w.rewriteVector],
+      ],
+    ),
   ];
   if (qv && index.centroids.size && w.sessionVector > 0) {
     // Only the sessions another list found are ranked by centroid. On the four samples

@@ -3,9 +3,9 @@
  * implement the same interface, so a stage never knows which of them are in place.
  */
 
-export type ModelRole = "answerer" | "judge" | "extractor" | "generator";
+export type ModelRole = "answerer" | "judge" | "extractor" | "retriever" | "generator";
 
-export const MODEL_ROLES: readonly ModelRole[] = ["answerer", "judge", "extractor", "generator"];
+export const MODEL_ROLES: readonly ModelRole[] = ["answerer", "judge", "extractor", "retriever", "generator"];
 
 export interface ChatMessage {
   role: "system" | "user" | "assistant";

@@ -1,6 +1,6 @@
 /**
  * The ledger's settings as `membench run` and `membench serve` take them:
- * `--ledger-extractor`, `--ledger-retrieval`, and the embedder and chat model
+ * `--ledger-extractor`, `--ledger-retrieval`, `--ledger-query-rewrite`, and the embedder and chat model
  * resolved from flags, environment and config file. Checked before any work
  * starts, with errors that name the flag.
  */
@@ -39,6 +39,17 @@ export function checkLedgerExtractorMode(
     );
   }
   return m;
+}
+
+/** `--ledger-query-rewrite` needs a model to rewrite with. */
+export function checkLedgerQueryRewrite(on: boolean | undefined, model: { configured: boolean; detail: string }): void {
+  if (on && !model.configured) {
+    throw new ConfigError(
+      `--ledger-query-rewrite needs a model (${model.detail})`,
+      "ledger-query-rewrite",
+      "--ledger-query-rewrite",
+    );
+  }
 }
 
 /** `--ledger-retrieval`, checked: keys and types of the ledger's retrieval parameters. */

@@ -23,6 +23,7 @@ import { log } from "../util/log.ts";
 import { PACKAGE_ROOT, packageVersion } from "../util/paths.ts";
 import {
   checkLedgerExtractorMode,
+  checkLedgerQueryRewrite,
   checkLedgerRetrieval,
   configuredChatModel,
   configuredEmbedder,
@@ -66,6 +67,8 @@ export interface RunOptions {
   ledgerExtractor?: LedgerExtractorMode;
   /** Overrides of the ledger system's retrieval parameters, checked before the run starts. */
   ledgerRetrieval?: RetrievalOverrides;
+  /** The ledger system has the configured model rewrite each query into extra searches (needs a model). */
+  ledgerQueryRewrite?: boolean;
   progress?: boolean;
   /** Judges, prompts and benchmark options for the scoring that follows the answers. */
   scoring?: ScoreRunOptions;
@@ -189,6 +192,7 @@ export async function startRun(options: RunOptions): Promise<RunOutcome> {
   const llm = llmStatus(options);
   checkLedgerExtractorMode(options.ledgerExtractor, llm);
   checkLedgerRetrieval(options.ledgerRetrieval);
+  checkLedgerQueryRewrite(options.ledgerQueryRewrite, llm);
   const { prepare: _p, oracle: _o, buildContext: _b, answerMessages: _a, ...protocolInfo } = protocol;
   const snapshot: RunSnapshot = {
     id,
@@ -309,6 +313,7 @@ async function buildSystems(snapshot: RunSnapshot, model?: ChatModel): Promise<M
         embedder,
         tokenBudget: snapshot.options.tokenBudget,
         ...(extractionModel ? { extractionModel } : {}),
+        ...(snapshot.options.ledgerQueryRewrite && model ? { queryModel: model } : {}),
         ...(snapshot.options.ledgerRetrieval ? { ledgerRetrieval: snapshot.options.ledgerRetrieval } : {}),
       }),
     );

@@ -23,6 +23,8 @@ export interface SystemOptions {
   extractionModel?: ChatModel;
   /** ledger: overrides of its retrieval parameters (`--ledger-retrieval`). */
   ledgerRetrieval?: RetrievalOverrides;
+  /** ledger: the model that rewrites each query into extra searches (`--ledger-query-rewrite`); none when absent. */
+  queryModel?: ChatModel;
 }
 
 export type SystemFactory = (options: SystemOptions) => MemorySystem;
@@ -41,6 +43,7 @@ export const SYSTEMS: Readonly<Record<string, SystemFactory>> = {
       embedder: o.embedder,
       tokenBudget: o.tokenBudget,
       extractionModel: o.extractionModel,
+      ...(o.queryModel ? { queryModel: o.queryModel } : {}),
       ...(o.ledgerRetrieval ? { ledger: { retrieval: o.ledgerRetrieval } } : {}),
     }),
   // Still to come, each one file plus one line here:

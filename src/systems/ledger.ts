@@ -4,7 +4,8 @@
  * namespace lives inside it, isolated, and is erased on close. Without an
  * embedder search is lexical only. With an extraction model, memories are
  * written by the LLM extractor and relations proposed by it (the interval logic
- * stays deterministic); without one, by the offline rules.
+ * stays deterministic); without one, by the offline rules. With a query model,
+ * each query is also rewritten into extra searches.
  */
 import { SystemError } from "../core/errors.ts";
 import type { Embedder } from "../embed/types.ts";
@@ -12,6 +13,7 @@ import { buildContext, memoriesById, renderBody } from "../ledger/context.ts";
 import { LlmExtractor, LlmRelationProposer } from "../ledger/extract/llm.ts";
 import { normaliseTime } from "../ledger/ids.ts";
 import { Ledger, type LedgerOptions } from "../ledger/ledger.ts";
+import { LlmQueryRewriter } from "../ledger/query-rewrite.ts";
 import type { Hit } from "../ledger/types.ts";
 import type { ChatModel } from "../llm/types.ts";
 import { KeyedQueue } from "../util/keyed-queue.ts";
@@ -28,6 +30,8 @@ export interface LedgerSystemOptions {
   ledger?: Omit<LedgerOptions, "path" | "embedder">;
   /** A model for the LLM extractor and relation proposer; the offline rules when absent. */
   extractionModel?: ChatModel;
+  /** A model that rewrites each query into extra searches (query-rewrite.ts); none when absent. */
+  queryModel?: ChatModel;
 }
 
 export class LedgerSystem implements MemorySystem {
@@ -49,6 +53,7 @@ export class LedgerSystem implements MemorySystem {
     const model = options.extractionModel;
     this.ledger = new Ledger({
       ...(model ? { extractor: new LlmExtractor(model), proposer: new LlmRelationProposer(model) } : {}),
+      ...(options.queryModel ? { rewriter: new LlmQueryRewriter(options.queryModel) } : {}),
       ...options.ledger,
       path: options.path,
       embedder: options.embedder,

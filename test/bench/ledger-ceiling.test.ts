@@ -1,11 +1,19 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { oracleExtractor, oracleProposer, plantedFacts, realmemPoints } from "../../bench/ledger-ceiling.ts";
+import {
+  hiddenTargets,
+  oracleExtractor,
+  oracleProposer,
+  oracleRewriter,
+  plantedFacts,
+  realmemPoints,
+} from "../../bench/ledger-ceiling.ts";
 import { loadDataset } from "../../src/benchmarks/index.ts";
 import { Ledger } from "../../src/ledger/ledger.ts";
 import { fixture } from "../support/shared-data.ts";
 
-const planted = plantedFacts((await loadDataset("subtlememory", fixture("subtlememory"))).episodes);
+const subtle = (await loadDataset("subtlememory", fixture("subtlememory"))).episodes;
+const planted = plantedFacts(subtle);
 const realmem = (await loadDataset("realmem", fixture("realmem"))).episodes;
 
 describe("ledger ceiling with a perfect writer", () => {
@@ -53,5 +61,17 @@ describe("ledger ceiling with a perfect writer", () => {
       all.every((p) => p.relation === undefined),
       "RealMem names no relation: the rules decide",
     );
+  });
+
+  it("a perfect query rewrites each question into its hidden facts, or its gold memories", async () => {
+    const subtleTargets = hiddenTargets(subtle);
+    const probe = subtle.flatMap((e) => e.probes).find((p) => Array.isArray(p.meta?.facts))!;
+    assert.deepEqual(await oracleRewriter(subtleTargets).rewrite(probe.question), probe.meta?.facts);
+    const realmemProbe = realmem.flatMap((e) => e.probes).find((p) => p.gold.evidenceMemories.length)!;
+    assert.deepEqual(
+      await oracleRewriter(hiddenTargets(realmem)).rewrite(realmemProbe.question),
+      realmemProbe.gold.evidenceMemories,
+    );
+    assert.deepEqual(await oracleRewriter(subtleTargets).rewrite("a question no probe asks"), []);
   });
 });

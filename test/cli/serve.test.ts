@@ -88,5 +88,12 @@ describe("membench serve", () => {
     });
     assert.notEqual(llm.status, 0);
     assert.match(llm.stderr, /--ledger-extractor llm needs a model/);
+    const rewrite = spawnSync(process.execPath, [bin, "serve", "--db", ":memory:", "--ledger-query-rewrite"], {
+      cwd: root,
+      env: process.env,
+      encoding: "utf8",
+    });
+    assert.notEqual(rewrite.status, 0);
+    assert.match(rewrite.stderr, /--ledger-query-rewrite needs a model/);
   });
 });

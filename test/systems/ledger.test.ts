@@ -115,13 +115,14 @@ describe("ledger system", () => {
         script,
         [
           { role: "extractor", reply: { memories: [] } },
+          { role: "retriever", reply: { queries: ["the trip itinerary"] } },
           { role: "answerer", reply: "scripted answer" },
           { role: "judge", reply: { label: "CORRECT", reason: "scripted" } },
         ]
           .map((r) => JSON.stringify(r))
           .join("\n"),
       );
-      const run = (id: string, ledgerExtractor?: "offline" | "llm") =>
+      const run = (id: string, ledgerExtractor?: "offline" | "llm", ledgerQueryRewrite?: boolean) =>
         startRun({
           benchmark: "realmem",
           data: fixture("realmem"),
@@ -132,6 +133,7 @@ describe("ledger system", () => {
           embedder: "hashing:256",
           llm: `scripted:${script}`,
           ...(ledgerExtractor ? { ledgerExtractor } : {}),
+          ...(ledgerQueryRewrite ? { ledgerQueryRewrite } : {}),
         });
       const withModel = await run("auto");
       assert.equal(withModel.failedUnits, 0);
@@ -140,13 +142,19 @@ describe("ledger system", () => {
       const offline = await run("offline", "offline");
       assert.equal(offline.failedUnits, 0);
       assert.equal(offline.summary.usage?.roles.extractor?.calls ?? 0, 0, "no extraction call with the rules");
+      assert.equal(withModel.summary.usage?.roles.retriever?.calls ?? 0, 0, "no query rewrite unless asked");
+      const rewriting = await run("rewrite", "offline", true);
+      assert.equal(rewriting.failedUnits, 0);
+      const probes = rewriting.summary.results.find((r) => r.system === "ledger")?.n ?? 0;
+      assert.equal(rewriting.summary.usage?.roles.retriever?.calls, probes, "one rewrite per probe");
     } finally {
       rmSync(out, { recursive: true, force: true });
     }
   });
 
-  it("refuses --ledger-extractor llm without a model before creating the run", async () => {
+  it("refuses --ledger-extractor llm or --ledger-query-rewrite without a model before creating the run", async () => {
     await refusedBeforeRun({ ledgerExtractor: "llm" }, /--ledger-extractor llm needs a model/);
+    await refusedBeforeRun({ ledgerQueryRewrite: true }, /--ledger-query-rewrite needs a model/);
   });
 
   it("takes retrieval overrides, and refuses an unknown one before creating the run", async () => {

@@ -31,6 +31,7 @@ interface RunFlags {
   llm?: string;
   ledgerExtractor?: string;
   ledgerRetrieval?: string;
+  ledgerQueryRewrite?: boolean;
   progress?: boolean;
   judges?: string;
   judgeLlm?: string;
@@ -134,6 +135,10 @@ export function registerRunCommand(program: Command): void {
       "--ledger-retrieval <json>",
       'ledger system: retrieval overrides, e.g. \'{"pullComplements":true,"weights":{"memoryLexical":1}}\' (docs/ledger.md)',
     )
+    .option(
+      "--ledger-query-rewrite",
+      "ledger system: the model rewrites each query into extra searches (one call per probe; needs a model)",
+    )
     .option("--judges <names>", "judges for the scoring that follows (model names or scripted `model` names)")
     .option("--judge-llm <spec>", "judge model spec (default: the answer model's)")
     .option("--judge-runs <n>", "samples per judge, majority-voted")
@@ -182,6 +187,7 @@ Environment variables (MEMBENCH_*, OPENAI_*) and the scripted model's JSONL form
           embedder: flags.embedder,
           llm: flags.llm,
           ledgerExtractor: flags.ledgerExtractor as LedgerExtractorMode | undefined,
+          ...(flags.ledgerQueryRewrite ? { ledgerQueryRewrite: true } : {}),
           ...(flags.ledgerRetrieval !== undefined
             ? { ledgerRetrieval: jsonOption(flags.ledgerRetrieval, "ledger-retrieval") }
             : {}),

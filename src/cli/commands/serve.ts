@@ -5,10 +5,12 @@ import { ConfigError } from "../../core/errors.ts";
 import type { Embedder } from "../../embed/types.ts";
 import { LlmExtractor, LlmRelationProposer } from "../../ledger/extract/llm.ts";
 import { Ledger } from "../../ledger/ledger.ts";
+import { LlmQueryRewriter } from "../../ledger/query-rewrite.ts";
 import { DEFAULT_MAX_BODY, DEFAULT_SERVICE_PORT, startLedgerService } from "../../ledger/service/server.ts";
 import { modelConfigured } from "../../llm/create.ts";
 import {
   checkLedgerExtractorMode,
+  checkLedgerQueryRewrite,
   checkLedgerRetrieval,
   configuredChatModel,
   configuredEmbedder,
@@ -25,6 +27,7 @@ interface ServeFlags {
   llm?: string;
   ledgerExtractor: string;
   ledgerRetrieval?: string;
+  ledgerQueryRewrite?: boolean;
   maxBody: string;
 }
 
@@ -46,6 +49,7 @@ export function registerServeCommand(program: Command): void {
       "auto",
     )
     .option("--ledger-retrieval <json>", "retrieval overrides, as for `membench run` (docs/ledger.md)")
+    .option("--ledger-query-rewrite", "the model rewrites each search query into extra searches (one call per search)")
     .option("--max-body <MiB>", "largest request body (imports carry whole namespaces)", String(DEFAULT_MAX_BODY >> 20))
     .addHelpText(
       "after",
@@ -70,25 +74,29 @@ listening beyond loopback needs it. The API (docs/serve.md): POST
         );
       }
       const status = modelConfigured({ flags: { llm: flags.llm } });
-      const mode = checkLedgerExtractorMode(flags.ledgerExtractor, {
-        configured: status.configured,
-        detail: status.reason,
-      });
+      const modelStatus = { configured: status.configured, detail: status.reason };
+      const mode = checkLedgerExtractorMode(flags.ledgerExtractor, modelStatus);
+      checkLedgerQueryRewrite(flags.ledgerQueryRewrite, modelStatus);
       const retrieval = checkLedgerRetrieval(
         flags.ledgerRetrieval === undefined ? undefined : jsonOption(flags.ledgerRetrieval, "ledger-retrieval"),
       );
       const embedder: Embedder | undefined =
         flags.embedder === "none" ? undefined : await configuredEmbedder(flags.embedder);
-      const model = mode !== "offline" && status.configured ? configuredChatModel(flags.llm) : undefined;
+      const model =
+        (mode !== "offline" || flags.ledgerQueryRewrite) && status.configured
+          ? configuredChatModel(flags.llm)
+          : undefined;
+      const extracts = model && mode !== "offline" ? model : undefined;
       const db = flags.db === ":memory:" ? flags.db : resolve(flags.db);
       if (db !== ":memory:") mkdirSync(dirname(db), { recursive: true });
       const ledger = new Ledger({
         path: db,
         ...(embedder ? { embedder } : {}),
-        ...(model ? { extractor: new LlmExtractor(model), proposer: new LlmRelationProposer(model) } : {}),
+        ...(extracts ? { extractor: new LlmExtractor(extracts), proposer: new LlmRelationProposer(extracts) } : {}),
+        ...(model && flags.ledgerQueryRewrite ? { rewriter: new LlmQueryRewriter(model) } : {}),
         ...(retrieval ? { retrieval } : {}),
       });
-      const extractor = model ? `llm (${model.id})` : "offline rules";
+      const extractor = extracts ? `llm (${extracts.id})` : "offline rules";
       const service = await startLedgerService({
         ledger,
         info: { store: db, ...(embedder ? { embedder: embedder.id } : {}), extractor },
@@ -98,7 +106,7 @@ listening beyond loopback needs it. The API (docs/serve.md): POST
         ...(token ? { token } : {}),
       });
       log.info(
-        `membench serve: ${service.url}v1 (store ${db}; ${embedder ? `embedder ${embedder.id}` : "lexical search only"}; memories by ${extractor}${token ? "; bearer token required" : ""}; Ctrl-C to stop)`,
+        `membench serve: ${service.url}v1 (store ${db}; ${embedder ? `embedder ${embedder.id}` : "lexical search only"}; memories by ${extractor}${flags.ledgerQueryRewrite ? "; queries rewritten by the model" : ""}${token ? "; bearer token required" : ""}; Ctrl-C to stop)`,
       );
       await new Promise<void>((done) => {
         const stop = () => {
