@@ -6,6 +6,7 @@
  */
 import type { Embedder } from "../embed/types.ts";
 import { lexicalTokens } from "../systems/tokenize.ts";
+import { log } from "../util/log.ts";
 import { LedgerConflictError } from "./errors.ts";
 import { OfflineExtractor } from "./extract/offline.ts";
 import type { Extractor } from "./extract/types.ts";
@@ -43,11 +44,26 @@ export interface LedgerOptions {
   retrieval?: Partial<Omit<RetrievalParams, "weights">> & { weights?: Partial<RetrievalWeights> };
   /** Texts per embedder call (default 64). */
   embedBatch?: number;
+  /**
+   * When the extractor or relation proposer fails (a model endpoint down, a reply
+   * that cannot be used): `throw` (default) writes nothing, so a run counts the
+   * unit as failed; `keep-turns` (the service) stores the turns without
+   * memories and says why in `AddResult.extractionError`.
+   */
+  onExtractionError?: "throw" | "keep-turns";
 }
 
 export interface AddResult {
   turns: number;
   memories: Memory[];
+  links: Link[];
+  /** With `onExtractionError: "keep-turns"`: why this session's turns were stored without memories. */
+  extractionError?: string;
+}
+
+interface Planned {
+  created: Memory[];
+  changed: Map<string, Memory>;
   links: Link[];
 }
 
@@ -77,6 +93,7 @@ export class Ledger {
   private readonly extractor: Extractor;
   private readonly proposer: RelationProposer;
   private readonly rewriter?: QueryRewriter;
+  private readonly onExtractionError: "throw" | "keep-turns";
   private readonly params: RetrievalParams;
   private readonly batch: number;
   private readonly indexes = new Map<string, NamespaceIndex>();
@@ -87,6 +104,7 @@ export class Ledger {
     this.extractor = options.extractor ?? new OfflineExtractor();
     this.proposer = options.proposer ?? ruleProposer;
     if (options.rewriter) this.rewriter = options.rewriter;
+    this.onExtractionError = options.onExtractionError ?? "throw";
     this.params = {
       ...DEFAULT_RETRIEVAL,
       ...options.retrieval,
@@ -202,38 +220,18 @@ export class Ledger {
         ...(t.time !== undefined ? { time: normaliseTime(t.time) ?? t.time } : {}),
       };
     });
-    const drafts = await this.extractor.extract({ sessionId: input.sessionId, time: sessionTime, turns: input.turns });
-    const turnTime = new Map(turns.map((t) => [t.id, t.time]));
-
-    // Resolution runs on an in-memory view so drafts of this batch see each other before anything is written.
-    const slots = new Map<string, Memory[]>();
-    const changed = new Map<string, Memory>();
-    const created: Memory[] = [];
-    const links: Link[] = [];
-    let seq = this.store.memoryCount(ns);
-    for (const draft of drafts) {
-      const memory = this.toMemory(
-        ns,
-        input.sessionId,
-        draft,
-        turnTime.get(draft.turnIds[0] ?? "") ?? sessionTime,
-        seq,
-      );
-      if (this.store.memory(ns, memory.id) || created.some((m) => m.id === memory.id)) continue;
-      seq++;
-      const key = `${memory.subject}\u0000${memory.attribute}`;
-      const slot =
-        slots.get(key) ?? this.store.slot(ns, memory.subject, memory.attribute).map(({ rowid: _r, ...m }) => m);
-      const plan = await resolve(
-        memory,
-        slot.map((m) => changed.get(m.id) ?? m),
-        this.proposer,
-      );
-      for (const u of plan.updated) changed.set(u.id, u);
-      created.push(plan.incoming);
-      links.push(...plan.links);
-      slots.set(key, [...slot.map((m) => changed.get(m.id) ?? m), plan.incoming]);
+    let planned: Planned;
+    let extractionError: string | undefined;
+    try {
+      planned = await this.plan(ns, input, turns, sessionTime);
+    } catch (error) {
+      if (this.onExtractionError !== "keep-turns") throw error;
+      // The raw turns are kept whatever the model did; re-sending them later extracts again.
+      extractionError = (error as Error).message;
+      log.warn(`ledger: session "${input.sessionId}" stored without memories: ${extractionError}`);
+      planned = { created: [], changed: new Map(), links: [] };
     }
+    const { created, changed, links } = planned;
 
     const turnVectors = await this.embed(turns.map((t) => t.content));
     const memoryVectors = await this.embed(created.map((m) => m.text));
@@ -284,7 +282,49 @@ export class Ledger {
     this.reindexSession(ns, idx, input.sessionId);
     idx.sessionRows = undefined;
     idx.sessionById = undefined;
-    return { turns: turns.length, memories: created, links };
+    return { turns: turns.length, memories: created, links, ...(extractionError ? { extractionError } : {}) };
+  }
+
+  /** The memories a session's turns give, resolved against the store and each other; nothing is written. */
+  private async plan(
+    ns: string,
+    input: LedgerSessionInput,
+    turns: readonly StoredTurn[],
+    sessionTime: string | undefined,
+  ): Promise<Planned> {
+    const drafts = await this.extractor.extract({ sessionId: input.sessionId, time: sessionTime, turns: input.turns });
+    const turnTime = new Map(turns.map((t) => [t.id, t.time]));
+
+    // Resolution runs on an in-memory view so drafts of this batch see each other before anything is written.
+    const slots = new Map<string, Memory[]>();
+    const changed = new Map<string, Memory>();
+    const created: Memory[] = [];
+    const links: Link[] = [];
+    let seq = this.store.memoryCount(ns);
+    for (const draft of drafts) {
+      const memory = this.toMemory(
+        ns,
+        input.sessionId,
+        draft,
+        turnTime.get(draft.turnIds[0] ?? "") ?? sessionTime,
+        seq,
+      );
+      if (this.store.memory(ns, memory.id) || created.some((m) => m.id === memory.id)) continue;
+      seq++;
+      const key = `${memory.subject}\u0000${memory.attribute}`;
+      const slot =
+        slots.get(key) ?? this.store.slot(ns, memory.subject, memory.attribute).map(({ rowid: _r, ...m }) => m);
+      const plan = await resolve(
+        memory,
+        slot.map((m) => changed.get(m.id) ?? m),
+        this.proposer,
+      );
+      for (const u of plan.updated) changed.set(u.id, u);
+      created.push(plan.incoming);
+      links.push(...plan.links);
+      slots.set(key, [...slot.map((m) => changed.get(m.id) ?? m), plan.incoming]);
+    }
+    return { created, changed, links };
   }
 
   private toMemory(ns: string, sessionId: string, d: MemoryDraft, told: string | undefined, seq: number): Memory {

@@ -1,7 +1,7 @@
 import "../support/clean-env.ts";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, it } from "node:test";
@@ -9,28 +9,34 @@ import { describe, it } from "node:test";
 const root = resolve(import.meta.dirname, "../..");
 const bin = join(root, "bin/membench.js");
 
+/** Starts `membench serve` with `args` on a free port; resolves with its URL once it listens. */
+async function serve(args: string[]) {
+  const child = spawn(process.execPath, [bin, "serve", "--port", "0", ...args], { cwd: root, env: process.env });
+  let stderr = "";
+  const url = await new Promise<string>((resolveUrl, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no URL in 30 s; stderr: ${stderr}`)), 30_000);
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+      const m = /membench serve: (http:\/\/\S+?)v1 /.exec(stderr);
+      if (m) {
+        clearTimeout(timer);
+        resolveUrl(m[1]!);
+      }
+    });
+    child.on("exit", (code) => reject(new Error(`exited with ${code}: ${stderr}`)));
+  });
+  return { child, url, stderr: () => stderr };
+}
+
+const post = (url: string, body: unknown) =>
+  fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+
 describe("membench serve", () => {
   it("serves a store file, answers requests and stops cleanly on SIGTERM", async () => {
     const dir = mkdtempSync(join(tmpdir(), "mb-serve-"));
     const db = join(dir, "nested", "ledger.sqlite");
-    const child = spawn(process.execPath, [bin, "serve", "--db", db, "--port", "0", "--embedder", "hashing:64"], {
-      cwd: root,
-      env: process.env,
-    });
-    let stderr = "";
+    const { child, url, stderr } = await serve(["--db", db, "--embedder", "hashing:64"]);
     try {
-      const url = await new Promise<string>((resolveUrl, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no URL in 30 s; stderr: ${stderr}`)), 30_000);
-        child.stderr.on("data", (chunk: Buffer) => {
-          stderr += chunk.toString();
-          const m = /membench serve: (http:\/\/\S+?)v1 /.exec(stderr);
-          if (m) {
-            clearTimeout(timer);
-            resolveUrl(m[1]!);
-          }
-        });
-        child.on("exit", (code) => reject(new Error(`exited with ${code}: ${stderr}`)));
-      });
       const health = await (await fetch(`${url}v1/health`)).json();
       assert.deepEqual(health, {
         ok: true,
@@ -39,16 +45,52 @@ describe("membench serve", () => {
         extractor: "offline rules",
         namespaces: 0,
       });
-      const added = await fetch(`${url}v1/namespaces/me/sessions`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ sessionId: "s1", turns: [{ id: "t1", role: "user", content: "I live in Oslo." }] }),
+      const added = await post(`${url}v1/namespaces/me/sessions`, {
+        sessionId: "s1",
+        turns: [{ id: "t1", role: "user", content: "I live in Oslo." }],
       });
       assert.equal(added.status, 200);
       const exit = new Promise<number | null>((done) => child.once("exit", done));
       child.kill("SIGTERM");
-      assert.equal(await exit, 0, stderr);
+      assert.equal(await exit, 0, stderr());
       assert.ok(existsSync(db), "the store file is where --db says");
+    } finally {
+      child.kill("SIGKILL");
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("keeps a client's turns when the extraction model fails, and says why", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "mb-serve-"));
+    const script = join(dir, "script.jsonl");
+    writeFileSync(script, `${JSON.stringify({ role: "extractor", reply: "sorry, no JSON today" })}\n`);
+    const { child, url } = await serve([
+      "--db",
+      ":memory:",
+      "--embedder",
+      "none",
+      "--llm",
+      `scripted:${script}`,
+      "--ledger-extractor",
+      "llm",
+    ]);
+    try {
+      const health = (await (await fetch(`${url}v1/health`)).json()) as { extractor: string; embedder?: string };
+      assert.match(health.extractor, /^llm \(scripted/);
+      assert.equal(health.embedder, undefined);
+      const added = await post(`${url}v1/namespaces/me/sessions`, {
+        sessionId: "s1",
+        turns: [{ id: "t1", role: "user", content: "I live in Oslo." }],
+      });
+      assert.equal(added.status, 200);
+      const body = (await added.json()) as { turns: number; memories: unknown[]; extractionError?: string };
+      assert.equal(body.turns, 1);
+      assert.deepEqual(body.memories, []);
+      assert.match(body.extractionError ?? "", /sorry, no JSON today/);
+      const found = (await (await post(`${url}v1/namespaces/me/search`, { query: "Oslo" })).json()) as {
+        hits: Array<{ turnIds: string[] }>;
+      };
+      assert.deepEqual(found.hits[0]?.turnIds, ["t1"]);
     } finally {
       child.kill("SIGKILL");
       rmSync(dir, { recursive: true, force: true });

@@ -111,4 +111,35 @@ describe("ledger with the LLM extractor and proposer (over HTTP)", () => {
     assert.equal(stub.chatRequests.length, 2);
     assert.deepEqual(l.export("a").turns, []);
   });
+
+  it("with keep-turns, stores the turns without memories and says why; re-sending them extracts again", async () => {
+    stub.setReply(() => "no JSON here");
+    const l = new Ledger({
+      extractor: new LlmExtractor(model()),
+      proposer: new LlmRelationProposer(model()),
+      onExtractionError: "keep-turns",
+    });
+    const session = {
+      sessionId: "s1",
+      time: "2024-01-10",
+      turns: [{ id: "a1", role: "user" as const, content: "On weekends I have green tea." }],
+    };
+    const first = await l.add("a", session);
+    assert.match(first.extractionError ?? "", /no JSON here/);
+    assert.deepEqual(first.memories, []);
+    assert.deepEqual(
+      l.export("a").turns.map((t) => t.id),
+      ["a1"],
+    );
+    assert.deepEqual((await l.search("a", "green tea", { k: 1 }))[0]?.turnIds, ["a1"]);
+    // The model is back: the same turns sent again get their memories, and nothing is duplicated.
+    stub.setReply(() => ({ memories: [memory({ condition: "on weekends", turnIds: ["a1"] })] }));
+    const again = await l.add("a", session);
+    assert.equal(again.extractionError, undefined);
+    assert.deepEqual(
+      again.memories.map((m) => m.value),
+      ["green tea"],
+    );
+    assert.equal(l.export("a").turns.length, 1);
+  });
 });

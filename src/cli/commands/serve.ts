@@ -91,6 +91,8 @@ listening beyond loopback needs it. The API (docs/serve.md): POST
       if (db !== ":memory:") mkdirSync(dirname(db), { recursive: true });
       const ledger = new Ledger({
         path: db,
+        // A client's turns are never lost to a model failure; the reply says why no memories came.
+        onExtractionError: "keep-turns",
         ...(embedder ? { embedder } : {}),
         ...(extracts ? { extractor: new LlmExtractor(extracts), proposer: new LlmRelationProposer(extracts) } : {}),
         ...(model && flags.ledgerQueryRewrite ? { rewriter: new LlmQueryRewriter(model) } : {}),
