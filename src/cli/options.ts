@@ -16,3 +16,16 @@ export function portOption(v: string): number {
   }
   return port;
 }
+
+/** Resolves at the first SIGINT (Ctrl-C) or SIGTERM: how a long-running command waits to be stopped. */
+export function untilStopped(): Promise<void> {
+  return new Promise((done) => {
+    const stop = () => {
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
+      done();
+    };
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
+  });
+}

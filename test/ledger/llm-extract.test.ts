@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
-import { after, before, beforeEach, describe, it } from "node:test";
+import { beforeEach, describe, it } from "node:test";
 import { LlmExtractor, LlmRelationProposer } from "../../src/ledger/extract/llm.ts";
 import { Ledger } from "../../src/ledger/ledger.ts";
 import { OpenAIChatModel } from "../../src/llm/openai-model.ts";
 import { StructuredOutputError } from "../../src/llm/structured.ts";
-import { type OpenAIStub, type StubChatBody, startOpenAIStub } from "../support/openai-stub.ts";
+import { lastUserMessage, type OpenAIStub, type StubChatBody, suiteStub } from "../support/openai-stub.ts";
 
 /** One memory as the extraction schema asks for it. */
 function memory(fields: Record<string, unknown>) {
@@ -23,17 +23,11 @@ function memory(fields: Record<string, unknown>) {
   };
 }
 
-const lastUser = (body: StubChatBody) => String(body.messages?.at(-1)?.content ?? "");
-
 describe("ledger with the LLM extractor and proposer (over HTTP)", () => {
+  const getStub = suiteStub();
   let stub: OpenAIStub;
-  before(async () => {
-    stub = await startOpenAIStub();
-  });
-  after(() => stub.close());
   beforeEach(() => {
-    stub.clearFailures();
-    stub.resetRecords();
+    stub = getStub();
   });
   const model = () => new OpenAIChatModel({ model: "extract-model", baseUrl: stub.url });
 
@@ -58,13 +52,13 @@ describe("ledger with the LLM extractor and proposer (over HTTP)", () => {
       ],
     );
     const body = stub.chatRequests[0]!.body as StubChatBody;
-    assert.match(lastUser(body), /Session date: 2024-03-10/);
-    assert.match(lastUser(body), /\[t1\] user: My sister lives in Paris/);
+    assert.match(lastUserMessage(body), /Session date: 2024-03-10/);
+    assert.match(lastUserMessage(body), /\[t1\] user: My sister lives in Paris/);
   });
 
   it("writes the extracted memories and applies the relation the model proposes with interval logic", async () => {
     stub.setReply((body) => {
-      const text = lastUser(body);
+      const text = lastUserMessage(body);
       if (text.startsWith("OLD:")) return { relation: "conditional" };
       const condition = text.includes("weekends") ? "on weekends" : "in the morning";
       const value = text.includes("weekends") ? "green tea" : "black tea";
@@ -93,7 +87,10 @@ describe("ledger with the LLM extractor and proposer (over HTTP)", () => {
     assert.equal(l.links("a", tea[1]!.id)[0]?.relation, "conditional");
     // Two extraction calls and one relation call, all as the extractor role's structured output.
     assert.equal(stub.chatRequests.length, 3);
-    assert.match(lastUser(stub.chatRequests[2]!.body as StubChatBody), /^OLD: user \/ preference:tea = "green tea"/);
+    assert.match(
+      lastUserMessage(stub.chatRequests[2]!.body as StubChatBody),
+      /^OLD: user \/ preference:tea = "green tea"/,
+    );
   });
 
   it("fails the write, with nothing half-written, when the model's reply cannot be used", async () => {

@@ -1,12 +1,10 @@
 import assert from "node:assert/strict";
-import { after, before, beforeEach, describe, it } from "node:test";
+import { beforeEach, describe, it } from "node:test";
 import { createEmbedder } from "../../src/embed/create.ts";
 import { Ledger } from "../../src/ledger/ledger.ts";
 import { LlmQueryRewriter } from "../../src/ledger/query-rewrite.ts";
 import { OpenAIChatModel } from "../../src/llm/openai-model.ts";
-import { type OpenAIStub, type StubChatBody, startOpenAIStub } from "../support/openai-stub.ts";
-
-const lastUser = (body: StubChatBody) => String(body.messages?.at(-1)?.content ?? "");
+import { lastUserMessage, type OpenAIStub, type StubChatBody, suiteStub } from "../support/openai-stub.ts";
 
 /** Three sessions; the question names none of the kyoto session's words. */
 async function ledgerWith(rewriter?: LlmQueryRewriter): Promise<Ledger> {
@@ -20,14 +18,10 @@ async function ledgerWith(rewriter?: LlmQueryRewriter): Promise<Ledger> {
 }
 
 describe("query rewrite (over HTTP)", () => {
+  const getStub = suiteStub();
   let stub: OpenAIStub;
-  before(async () => {
-    stub = await startOpenAIStub();
-  });
-  after(() => stub.close());
   beforeEach(() => {
-    stub.clearFailures();
-    stub.resetRecords();
+    stub = getStub();
   });
   const model = () => new OpenAIChatModel({ model: "rewrite-model", baseUrl: stub.url });
   const question = "Okay, good that we finally got these three sorted out. What next?";
@@ -44,7 +38,7 @@ describe("query rewrite (over HTTP)", () => {
     // The bundle shows the turn the rewrite matched.
     assert.match(hits[0]!.text, /ryokan in Kyoto/);
     const body = stub.chatRequests.at(-1)!.body as StubChatBody;
-    assert.match(lastUser(body), /^Date of the message: 2024-05-04\n\nOkay, good that we finally/);
+    assert.match(lastUserMessage(body), /^Date of the message: 2024-05-04\n\nOkay, good that we finally/);
   });
 
   it("keeps at most `max` distinct rewrites, never the message itself", async () => {

@@ -15,6 +15,7 @@
 import { createHash } from "node:crypto";
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { after, before, beforeEach } from "node:test";
 
 /** An injected failure for the next POST request. */
 export type StubFailure =
@@ -326,3 +327,27 @@ export async function startOpenAIStub(options: OpenAIStubOptions = {}): Promise<
       }),
   };
 }
+
+/**
+ * One stub for the enclosing `describe`, started before its tests and closed
+ * after them, with failures and records cleared before each test. Read it
+ * inside tests through the returned getter.
+ */
+export function suiteStub(options: OpenAIStubOptions = {}): () => OpenAIStub {
+  let stub: OpenAIStub | undefined;
+  before(async () => {
+    stub = await startOpenAIStub(options);
+  });
+  after(() => stub?.close());
+  beforeEach(() => {
+    stub!.clearFailures();
+    stub!.resetRecords();
+  });
+  return () => {
+    if (!stub) throw new Error("suiteStub() is read only inside the tests of the describe that created it");
+    return stub;
+  };
+}
+
+/** The last user message of a chat request, as text. */
+export const lastUserMessage = (body: StubChatBody): string => String(body.messages?.at(-1)?.content ?? "");

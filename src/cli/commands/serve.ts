@@ -17,7 +17,7 @@ import {
 } from "../../run/ledger-config.ts";
 import { DEFAULT_HOST, isLoopback } from "../../util/http-server.ts";
 import { log } from "../../util/log.ts";
-import { jsonOption, portOption } from "../options.ts";
+import { jsonOption, portOption, untilStopped } from "../options.ts";
 
 interface ServeFlags {
   db: string;
@@ -110,21 +110,9 @@ listening beyond loopback needs it. The API (docs/serve.md): POST
       log.info(
         `membench serve: ${service.url}v1 (store ${db}; ${embedder ? `embedder ${embedder.id}` : "lexical search only"}; memories by ${extractor}${flags.ledgerQueryRewrite ? "; queries rewritten by the model" : ""}${token ? "; bearer token required" : ""}; Ctrl-C to stop)`,
       );
-      await new Promise<void>((done) => {
-        const stop = () => {
-          process.off("SIGINT", stop);
-          process.off("SIGTERM", stop);
-          service
-            .close()
-            .catch(() => undefined)
-            .then(async () => {
-              ledger.close();
-              model?.close();
-              done();
-            });
-        };
-        process.on("SIGINT", stop);
-        process.on("SIGTERM", stop);
-      });
+      await untilStopped();
+      await service.close().catch(() => undefined);
+      ledger.close();
+      model?.close();
     });
 }

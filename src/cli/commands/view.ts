@@ -4,7 +4,7 @@ import type { Command } from "commander";
 import { ConfigError } from "../../core/errors.ts";
 import { DEFAULT_HOST, DEFAULT_PORT, isLoopback, startViewer } from "../../report/view/server.ts";
 import { log } from "../../util/log.ts";
-import { portOption } from "../options.ts";
+import { portOption, untilStopped } from "../options.ts";
 
 interface ViewFlags {
   port: string;
@@ -29,14 +29,7 @@ export function registerViewCommand(program: Command): void {
       }
       const viewer = await startViewer({ runsDir: dir, host: flags.host, port });
       log.info(`membench view: ${viewer.url} (runs in ${dir}; Ctrl-C to stop)`);
-      await new Promise<void>((done) => {
-        const stop = () => {
-          process.off("SIGINT", stop);
-          process.off("SIGTERM", stop);
-          viewer.close().then(done, done);
-        };
-        process.on("SIGINT", stop);
-        process.on("SIGTERM", stop);
-      });
+      await untilStopped();
+      await viewer.close().catch(() => undefined);
     });
 }
