@@ -252,7 +252,7 @@ export function sessionsOf(turns: number, perSession: number, rnd: () => number)
   return out;
 }
 
-function percentile(xs: number[], p: number): number {
+export function percentile(xs: number[], p: number): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
 }
