@@ -101,7 +101,12 @@ listening beyond loopback needs it. The API (docs/serve.md): POST
       const extractor = extracts ? `llm (${extracts.id})` : "offline rules";
       const service = await startLedgerService({
         ledger,
-        info: { store: db, ...(embedder ? { embedder: embedder.id } : {}), extractor },
+        info: {
+          store: db,
+          ...(embedder ? { embedder: embedder.id } : {}),
+          extractor,
+          ...(model && flags.ledgerQueryRewrite ? { queryRewrite: `llm (${model.id})` } : {}),
+        },
         host: flags.host,
         port,
         maxBody: Math.round(maxBody * 1024 * 1024),

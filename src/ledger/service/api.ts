@@ -1,7 +1,7 @@
 /**
  * The ledger service's JSON API: each route is one call of the library.
  *
- *   GET    /v1/health                                  store, embedder, extractor, namespaces
+ *   GET    /v1/health                                  store, embedder, extractor, query rewrite, namespaces
  *   GET    /v1/namespaces                              namespace names
  *   DELETE /v1/namespaces/:ns                          erase a namespace (forgetting retires; this erases)
  *   POST   /v1/namespaces/:ns/sessions                 add a session's turns (creates the namespace)
@@ -32,6 +32,8 @@ export interface ServiceInfo {
   /** The embedder id, or undefined for lexical-only search. */
   embedder?: string;
   extractor: string;
+  /** The query rewriter's id, when searches are rewritten by a model. */
+  queryRewrite?: string;
 }
 
 export interface ApiRequest {
