@@ -8,6 +8,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { createEmbedder } from "../../src/embed/create.ts";
 import type { Embedder } from "../../src/embed/types.ts";
 import { Ledger } from "../../src/ledger/ledger.ts";
+import { ROUTES } from "../../src/ledger/service/openapi.ts";
 import { startLedgerService } from "../../src/ledger/service/server.ts";
 import type { Listening } from "../../src/util/http-server.ts";
 
@@ -200,6 +201,29 @@ describe("ledger service (HTTP)", () => {
     assert.equal((await call("GET", "/v1/namespaces/alice/memories/m_nope/history")).status, 404);
     assert.equal((await call("GET", "/v2/health")).status, 404);
     assert.equal((await call("PUT", "/v1/namespaces/alice/sessions", s1)).status, 404);
+  });
+
+  it("describes itself in OpenAPI, and answers every route it describes", async () => {
+    const doc = (await call("GET", "/v1/openapi.json")).body as {
+      openapi: string;
+      paths: Record<
+        string,
+        Record<string, { requestBody?: { content: Record<string, { schema: { required?: string[] } }> } }>
+      >;
+    };
+    assert.equal(doc.openapi, "3.1.0");
+    const sessions = doc.paths["/v1/namespaces/{ns}/sessions"]?.post?.requestBody?.content["application/json"];
+    assert.deepEqual(sessions?.schema.required?.sort(), ["sessionId", "turns"]);
+    await call("POST", "/v1/namespaces/zed/sessions", {
+      sessionId: "z1",
+      turns: [{ id: "z1t", role: "user", content: "I live in Bergen." }],
+    });
+    const [bergen] = (await call("GET", "/v1/namespaces/zed/memories?attribute=residence")).body.memories as Memory[];
+    for (const route of ROUTES) {
+      const path = route.path.replace("{ns}", "zed").replace("{id}", bergen!.id);
+      const r = await call(route.method, path, route.method === "POST" ? {} : undefined);
+      assert.doesNotMatch(String(r.body.error ?? ""), /^no route/, `${route.method} ${route.path}`);
+    }
   });
 
   it("refuses a foreign Host header (DNS rebinding)", async () => {

@@ -1,18 +1,7 @@
 /**
- * The ledger service's JSON API: each route is one call of the library.
- *
- *   GET    /v1/health                                  store, embedder, extractor, query rewrite, namespaces
- *   GET    /v1/namespaces                              namespace names
- *   DELETE /v1/namespaces/:ns                          erase a namespace (forgetting retires; this erases)
- *   POST   /v1/namespaces/:ns/sessions                 add a session's turns (creates the namespace)
- *   POST   /v1/namespaces/:ns/search                   {query, k?, at?} → ranked hits
- *   POST   /v1/namespaces/:ns/context                  {query, k?, at?, tokenBudget?} → rendered context
- *   GET    /v1/namespaces/:ns/memories?subject&attribute&at   what held at `at`
- *   GET    /v1/namespaces/:ns/memories/:id             one memory
- *   GET    /v1/namespaces/:ns/memories/:id/history     every version, oldest first
- *   POST   /v1/namespaces/:ns/memories/:id/forget      {at?}: retire it (history keeps it)
- *   GET    /v1/namespaces/:ns/export                   the namespace as a membench-ledger export
- *   POST   /v1/namespaces/:ns/import                   load an export into an empty namespace
+ * The ledger service's JSON API: each route is one call of the library. The
+ * routes, with their bodies, are listed once in openapi.ts (`ROUTES`), which
+ * `GET /v1/openapi.json` serves; docs/serve.md explains them.
  *
  * Writes to one namespace run one at a time, in arrival order; reads never wait.
  */
@@ -24,6 +13,7 @@ import { LedgerConflictError } from "../errors.ts";
 import { normaliseTime } from "../ids.ts";
 import type { Ledger } from "../ledger.ts";
 import type { LedgerExport } from "../types.ts";
+import { openApi } from "./openapi.ts";
 import { ContextSchema, ExportSchema, ForgetSchema, firstIssue, SearchSchema, SessionSchema } from "./schemas.ts";
 
 export interface ServiceInfo {
@@ -77,6 +67,8 @@ export class LedgerApi {
   constructor(
     private readonly ledger: Ledger,
     private readonly info: ServiceInfo,
+    /** Whether requests need a bearer token (said in the OpenAPI description). */
+    private readonly secured = false,
   ) {}
 
   async handle(req: ApiRequest): Promise<ApiResponse> {
@@ -98,6 +90,7 @@ export class LedgerApi {
     if (route === "GET health") {
       return ok({ ok: true, ...this.info, namespaces: this.ledger.namespaces().length });
     }
+    if (route === "GET openapi.json") return ok(openApi(this.secured));
     if (route === "GET namespaces") return ok({ namespaces: this.ledger.namespaces() });
     if (head !== "namespaces" || ns === undefined) throw notFound(method, url);
     const id = rest[1];

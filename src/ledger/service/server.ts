@@ -86,6 +86,6 @@ async function handle(
 export function startLedgerService(options: LedgerServiceOptions): Promise<Listening> {
   const host = options.host ?? DEFAULT_HOST;
   const hosts = allowedHosts(host);
-  const api = new LedgerApi(options.ledger, options.info);
+  const api = new LedgerApi(options.ledger, options.info, Boolean(options.token));
   return listen((req, res) => void handle(req, res, api, hosts, options), host, options.port ?? DEFAULT_SERVICE_PORT);
 }
