@@ -150,6 +150,13 @@ export class Ledger {
   private index(ns: string): NamespaceIndex {
     let idx = this.indexes.get(ns);
     if (idx) return idx;
+    // Vectors of another model cannot be compared with this one's queries (nor share its index).
+    const stored = this.store.embedderOf(ns);
+    if (this.embedder && stored && stored !== this.embedder.id) {
+      throw new LedgerConflictError(
+        `namespace "${ns}" holds ${stored} vectors; this ledger embeds with ${this.embedder.id}: open it with ${stored}, or with no embedder for lexical search`,
+      );
+    }
     idx = emptyIndex();
     // One read of the namespace's turns serves the term counts, the transcripts and the centroids.
     const bySession = new Map<string, Array<StoredTurn & { rowid: number }>>();

@@ -219,6 +219,14 @@ export class LedgerStore {
     }
   }
 
+  /** The embedder a namespace's vectors were made with, if any were stored. */
+  embedderOf(ns: string): string | undefined {
+    const id = this.namespaceId(ns, false);
+    if (id === undefined) return undefined;
+    const row = this.sql("SELECT embedder FROM namespaces WHERE id = ?").get(id) as Row | undefined;
+    return row?.embedder ? String(row.embedder) : undefined;
+  }
+
   /** Stores the vector of a turn or memory; `replace` when the row may hold one already (a re-sent turn). */
   putVector(ns: string, table: "turns" | "memories", rowid: number, vector: Float32Array, replace = false): void {
     const name = vectorTables(this.namespaceId(ns, true)!)[table];

@@ -1,7 +1,11 @@
 import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, it } from "node:test";
 import { createEmbedder } from "../../src/embed/create.ts";
 import { buildContext } from "../../src/ledger/context.ts";
+import { LedgerConflictError } from "../../src/ledger/errors.ts";
 import { Ledger } from "../../src/ledger/ledger.ts";
 import type { LedgerTurn, Memory } from "../../src/ledger/types.ts";
 
@@ -279,6 +283,28 @@ describe("ledger store", () => {
     assert.deepEqual(l.namespaces(), ["b"]);
     assert.deepEqual(await l.search("a", "Boston", { k: 5 }), []);
     assert.equal((await l.search("b", "Lisbon", { k: 5 }))[0]?.sessionIds[0], "s9");
+  });
+
+  it("a store reopened with another embedder is refused by name; without one it searches lexically", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "ledger-embedder-"));
+    const path = join(dir, "store.sqlite");
+    try {
+      const first = new Ledger({ path, embedder: await createEmbedder("hashing:64") });
+      await first.add("a", session("s1", "2024-01-10", "I live in Oslo."));
+      first.close();
+      const other = new Ledger({ path, embedder: await createEmbedder("hashing:128") });
+      await assert.rejects(
+        other.search("a", "Oslo", { k: 1 }),
+        (e: unknown) => e instanceof LedgerConflictError && /holds hashing:64 vectors.*hashing:128/.test(e.message),
+      );
+      await assert.rejects(other.add("a", session("s2", "2024-01-11", "I live in Bergen.")), LedgerConflictError);
+      other.close();
+      const lexical = new Ledger({ path });
+      assert.deepEqual((await lexical.search("a", "Oslo", { k: 1 }))[0]?.sessionIds, ["s1"]);
+      lexical.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("re-adding the same turns replaces them instead of duplicating", async () => {
