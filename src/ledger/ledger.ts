@@ -208,6 +208,12 @@ export class Ledger {
 
   /** Stores a session's turns (all of it, or the next part), extracts and resolves memories. */
   async add(ns: string, input: LedgerSessionInput): Promise<AddResult> {
+    const ids = new Set<string>();
+    for (const t of input.turns) {
+      // A repeated id would overwrite its own turn and leave memories of the text it lost.
+      if (ids.has(t.id)) throw new Error(`session "${input.sessionId}": duplicate turn id "${t.id}"`);
+      ids.add(t.id);
+    }
     this.open(ns);
     const known = this.store.session(ns, input.sessionId);
     const sessionTime = normaliseTime(input.time) ?? known?.time;

@@ -307,6 +307,16 @@ describe("ledger store", () => {
     }
   });
 
+  it("refuses a session that repeats a turn id, writing nothing", async () => {
+    const l = await ledger();
+    const turns: LedgerTurn[] = [
+      { id: "t1", role: "user", content: "I live in Oslo." },
+      { id: "t1", role: "user", content: "I live in Bergen." },
+    ];
+    await assert.rejects(l.add("a", { sessionId: "s1", turns }), /duplicate turn id "t1"/);
+    assert.deepEqual(l.export("a").turns, []);
+  });
+
   it("re-adding the same turns replaces them instead of duplicating", async () => {
     const l = await ledger();
     const s = session("s1", "2024-01-10", "I live in Boston.");

@@ -177,6 +177,16 @@ describe("ledger service (HTTP)", () => {
     assert.match(String(bad.body.error), /^turns\[0\]\.role: /);
     // Refused before anything was written: the namespace was not even created.
     assert.ok(!((await call("GET", "/v1/namespaces")).body.namespaces as string[]).includes("carol"));
+    const twice = await call("POST", "/v1/namespaces/carol/sessions", {
+      sessionId: "c1",
+      turns: [
+        { id: "c1t1", role: "user", content: "I live in Oslo." },
+        { id: "c1t1", role: "user", content: "I live in Bergen." },
+      ],
+    });
+    assert.equal(twice.status, 400);
+    assert.equal(twice.body.field, "turns[1].id");
+    assert.match(String(twice.body.error), /duplicate turn id "c1t1"/);
     const time = await call("POST", "/v1/namespaces/alice/search", { query: "x", at: "last tuesday-ish" });
     assert.equal(time.body.field, "at");
     const unknown = await call("POST", "/v1/namespaces/alice/search", { query: "x", kk: 3 });

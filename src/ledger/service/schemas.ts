@@ -28,7 +28,16 @@ export const SessionSchema = z
     time: time.optional(),
     turns: z.array(TurnSchema).min(1),
   })
-  .strict();
+  .strict()
+  .superRefine((session, ctx) => {
+    // A repeated id in one request would overwrite its own turn and leave memories of the lost text.
+    const seen = new Set<string>();
+    session.turns.forEach((t, i) => {
+      if (seen.has(t.id))
+        ctx.addIssue({ code: "custom", path: ["turns", i, "id"], message: `duplicate turn id "${t.id}"` });
+      seen.add(t.id);
+    });
+  });
 
 /** Most results one search returns. */
 export const MAX_K = 1000;
