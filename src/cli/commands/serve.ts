@@ -42,7 +42,7 @@ export function registerServeCommand(program: Command): void {
     .option("--port <n>", "port to listen on (0: any free port)", String(DEFAULT_SERVICE_PORT))
     .option("--host <address>", "address to listen on", DEFAULT_HOST)
     .option("--embedder <spec>", "use-lite | hashing[:DIM] | openai:MODEL | onnx:DIR | none (lexical search only)")
-    .option("--llm <spec>", "extraction model: openai, openai:MODEL or scripted:FILE")
+    .option("--llm <spec>", "model for extraction and query rewrite: openai, openai:MODEL or scripted:FILE")
     .option(
       "--ledger-extractor <mode>",
       "auto (the model when one is configured), llm or offline (rules, no model)",
@@ -57,7 +57,8 @@ export function registerServeCommand(program: Command): void {
 Set ${TOKEN_VARIABLE} to require "Authorization: Bearer <token>" on every request;
 listening beyond loopback needs it. The API (docs/serve.md): POST
 /v1/namespaces/:ns/sessions, /search, /context; GET /memories/:id, /history,
-/export; POST /memories/:id/forget, /import; DELETE /v1/namespaces/:ns.`,
+/export; POST /memories/:id/forget, /import; DELETE /v1/namespaces/:ns.
+GET /v1/openapi.json describes them all.`,
     )
     .action(async (flags: ServeFlags) => {
       const port = portOption(flags.port);
