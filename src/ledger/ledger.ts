@@ -215,6 +215,8 @@ export class Ledger {
       ids.add(t.id);
     }
     this.open(ns);
+    // Loaded first: a namespace of another embedder is refused before any model call or embedding.
+    const idx = this.index(ns);
     const known = this.store.session(ns, input.sessionId);
     const sessionTime = normaliseTime(input.time) ?? known?.time;
     const existingTurns = known ? this.store.turnsOfSession(ns, input.sessionId) : [];
@@ -248,7 +250,6 @@ export class Ledger {
 
     const turnVectors = await this.embed(turns.map((t) => t.content));
     const memoryVectors = await this.embed(created.map((m) => m.text));
-    const idx = this.index(ns);
     // The in-process indexes change only once the transaction has committed.
     const turnRows: Array<[number, StoredTurn]> = [];
     const memoryRows: Array<[number, Memory]> = [];
@@ -367,7 +368,7 @@ export class Ledger {
 
   /** Ranked hits for a query; `at` ranks memories by what was valid then. */
   async search(ns: string, query: string, options: SearchOptions = {}): Promise<Hit[]> {
-    if (this.store.namespaceId(ns, false) === undefined) return [];
+    if (!this.has(ns)) return [];
     const k = options.k ?? 10;
     const at = normaliseTime(options.at);
     const rewritten = this.rewriter && query.trim() ? await this.rewriter.rewrite(query, at) : [];

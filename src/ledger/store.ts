@@ -241,10 +241,9 @@ export class LedgerStore {
 
   /** Every stored vector of a namespace's table, to warm the in-process index. */
   vectors(ns: string, table: "turns" | "memories"): Array<{ rowid: number; vector: Float32Array }> {
-    const id = this.namespaceId(ns, false);
-    if (id === undefined) return [];
-    const row = this.sql("SELECT embedder FROM namespaces WHERE id = ?").get(id) as Row;
-    if (!row?.embedder) return [];
+    // No embedder recorded: no vector tables were made.
+    if (!this.embedderOf(ns)) return [];
+    const id = this.namespaceId(ns, false)!;
     const rows = this.sql(`SELECT rowid, embedding FROM ${vectorTables(id)[table]}`).all() as Row[];
     return rows.map((r) => {
       const b = r.embedding as Buffer;

@@ -1,5 +1,10 @@
 import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { beforeEach, describe, it } from "node:test";
+import { createEmbedder } from "../../src/embed/create.ts";
+import { LedgerConflictError } from "../../src/ledger/errors.ts";
 import { LlmExtractor, LlmRelationProposer } from "../../src/ledger/extract/llm.ts";
 import { Ledger } from "../../src/ledger/ledger.ts";
 import { OpenAIChatModel } from "../../src/llm/openai-model.ts";
@@ -138,5 +143,29 @@ describe("ledger with the LLM extractor and proposer (over HTTP)", () => {
       ["green tea"],
     );
     assert.equal(l.export("a").turns.length, 1);
+  });
+
+  it("refuses a namespace of another embedder before asking the model anything", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "ledger-llm-embedder-"));
+    const path = join(dir, "store.sqlite");
+    try {
+      const first = new Ledger({ path, embedder: await createEmbedder("hashing:64") });
+      await first.add("a", { sessionId: "s1", turns: [{ id: "a1", role: "user", content: "I live in Oslo." }] });
+      first.close();
+      stub.setReply(() => ({ memories: [] }));
+      const other = new Ledger({
+        path,
+        embedder: await createEmbedder("hashing:128"),
+        extractor: new LlmExtractor(model()),
+      });
+      await assert.rejects(
+        other.add("a", { sessionId: "s2", turns: [{ id: "a2", role: "user", content: "I live in Bergen." }] }),
+        LedgerConflictError,
+      );
+      assert.equal(stub.chatRequests.length, 0, "no extraction call for a write that cannot land");
+      other.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
