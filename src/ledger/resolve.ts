@@ -16,10 +16,15 @@
 import { isInvariant, isTask, normaliseValue } from "./extract/attributes.ts";
 import type { Link, Memory, Relation } from "./types.ts";
 
-/** Proposes how `incoming` relates to `existing` (same subject and attribute). */
+/**
+ * Proposes how `incoming` relates to each of `existing` (the standing memories
+ * of its subject and attribute), one relation per memory, in order. All of a
+ * slot at once, so a model-backed proposer makes one call per new memory rather
+ * than one per memory already in the slot.
+ */
 export interface RelationProposer {
   readonly id: string;
-  propose(existing: Memory, incoming: Memory): Relation | Promise<Relation>;
+  propose(existing: readonly Memory[], incoming: Memory): Relation[] | Promise<Relation[]>;
 }
 
 function tokens(value: string): Set<string> {
@@ -42,29 +47,40 @@ export function sameValue(a: string, b: string): boolean {
   return [...small].every((w) => big.has(w));
 }
 
+/** A restatement: the same value, negation and condition. Needs no judgement, from rules or a model. */
+export function isRestatement(existing: Memory, incoming: Memory): boolean {
+  return (
+    normaliseValue(existing.value) === normaliseValue(incoming.value) &&
+    (existing.condition ?? "") === (incoming.condition ?? "")
+  );
+}
+
+/** The rules' relation of one pair. */
+export function ruleRelation(existing: Memory, incoming: Memory): Relation {
+  // Each event is its own occurrence (another coffee bought, another run logged): it adds, never replaces.
+  if (existing.kind === "event" && incoming.kind === "event") return "complements";
+  const negatedOld = existing.value.startsWith("not ");
+  const negatedNew = incoming.value.startsWith("not ");
+  const conditionOld = existing.condition ?? "";
+  const conditionNew = incoming.condition ?? "";
+  if (conditionOld !== conditionNew && (conditionOld || conditionNew)) return "conditional";
+  if (negatedOld === negatedNew && sameValue(existing.value, incoming.value)) return "complements";
+  // A task done or dropped closes the open task of its key (and a new "need to" reopens it), however worded.
+  if (isTask(existing.attribute) && negatedOld !== negatedNew) return "supersedes";
+  // A negation ends only the value it names: "not experimental music" leaves "jazz music" standing.
+  if (
+    negatedOld !== negatedNew &&
+    !sameValue(existing.value.replace(/^not /, ""), incoming.value.replace(/^not /, ""))
+  ) {
+    return "complements";
+  }
+  if (isInvariant(existing.attribute)) return "contradicts";
+  return "supersedes";
+}
+
 export const ruleProposer: RelationProposer = {
   id: "rules",
-  propose(existing, incoming) {
-    // Each event is its own occurrence (another coffee bought, another run logged): it adds, never replaces.
-    if (existing.kind === "event" && incoming.kind === "event") return "complements";
-    const negatedOld = existing.value.startsWith("not ");
-    const negatedNew = incoming.value.startsWith("not ");
-    const conditionOld = existing.condition ?? "";
-    const conditionNew = incoming.condition ?? "";
-    if (conditionOld !== conditionNew && (conditionOld || conditionNew)) return "conditional";
-    if (negatedOld === negatedNew && sameValue(existing.value, incoming.value)) return "complements";
-    // A task done or dropped closes the open task of its key (and a new "need to" reopens it), however worded.
-    if (isTask(existing.attribute) && negatedOld !== negatedNew) return "supersedes";
-    // A negation ends only the value it names: "not experimental music" leaves "jazz music" standing.
-    if (
-      negatedOld !== negatedNew &&
-      !sameValue(existing.value.replace(/^not /, ""), incoming.value.replace(/^not /, ""))
-    ) {
-      return "complements";
-    }
-    if (isInvariant(existing.attribute)) return "contradicts";
-    return "supersedes";
-  },
+  propose: (existing, incoming) => existing.map((old) => ruleRelation(old, incoming)),
 };
 
 export interface ResolutionPlan {
@@ -94,9 +110,14 @@ export async function resolve(
   const current = (m: Memory) => updated.get(m.id) ?? m;
   // Only the versions that still stand are compared; older versions are reached through them.
   const standing = existing.filter((m) => m.status === "active" || m.status === "contested");
-  for (const raw of standing) {
+  // Each standing memory is visited once, so proposing for all of them up front sees what the loop would.
+  const relations = standing.length ? await proposer.propose(standing, next) : [];
+  if (relations.length !== standing.length) {
+    throw new Error(`proposer ${proposer.id} gave ${relations.length} relations for ${standing.length} memories`);
+  }
+  for (const [i, raw] of standing.entries()) {
     const old = current(raw);
-    const relation = await proposer.propose(old, next);
+    const relation = relations[i]!;
     if (relation === "complements" || relation === "conditional") {
       links.push({ from: next.id, to: old.id, relation });
       continue;

@@ -64,7 +64,7 @@ describe("ledger with the LLM extractor and proposer (over HTTP)", () => {
   it("writes the extracted memories and applies the relation the model proposes with interval logic", async () => {
     stub.setReply((body) => {
       const text = lastUserMessage(body);
-      if (text.startsWith("OLD:")) return { relation: "conditional" };
+      if (text.startsWith("OLD 1:")) return { relations: ["conditional"] };
       const condition = text.includes("weekends") ? "on weekends" : "in the morning";
       const value = text.includes("weekends") ? "green tea" : "black tea";
       const turn = /\[([^\]]+)\]/.exec(text)![1]!;
@@ -94,7 +94,68 @@ describe("ledger with the LLM extractor and proposer (over HTTP)", () => {
     assert.equal(stub.chatRequests.length, 3);
     assert.match(
       lastUserMessage(stub.chatRequests[2]!.body as StubChatBody),
-      /^OLD: user \/ preference:tea = "green tea"/,
+      /^OLD 1: user \/ preference:tea = "green tea"/,
+    );
+  });
+
+  it("asks one relation call per new memory for all the standing memories of its slot, and none for a restatement", async () => {
+    const values = ["green tea", "black tea", "oolong", "green tea"];
+    let session = 0;
+    stub.setReply((body) => {
+      const text = lastUserMessage(body);
+      if (text.startsWith("OLD 1:")) {
+        const olds = text.split("\n").filter((l) => l.startsWith("OLD ")).length;
+        return { relations: Array.from({ length: olds }, () => "complements") };
+      }
+      const turn = /\[([^\]]+)\]/.exec(text)![1]!;
+      return { memories: [memory({ value: values[session++], turnIds: [turn] })] };
+    });
+    const l = new Ledger({ extractor: new LlmExtractor(model()), proposer: new LlmRelationProposer(model()) });
+    for (const [i, value] of values.entries()) {
+      await l.add("a", {
+        sessionId: `s${i}`,
+        time: `2024-0${i + 1}-10`,
+        turns: [{ id: `t${i}`, role: "user", content: `I drink ${value}.` }],
+      });
+    }
+    const relationCalls = stub.chatRequests
+      .map((r) => lastUserMessage(r.body as StubChatBody))
+      .filter((t) => t.startsWith("OLD 1:"));
+    // Sessions 2 and 3 ask once each, about 1 and 2 standing memories. Session 4 restates
+    // "green tea" (settled without the model) and asks about the other two in one call.
+    assert.deepEqual(
+      relationCalls.map((t) => t.split("\n").filter((line) => line.startsWith("OLD ")).length),
+      [1, 2, 2],
+    );
+    assert.doesNotMatch(relationCalls[2]!, /"green tea"[^\n]*\nNEW/);
+    const last = l.export("a").memories.at(-1)!;
+    assert.deepEqual(
+      l
+        .links("a", last.id)
+        .map((k) => k.relation)
+        .sort(),
+      ["complements", "complements", "complements"],
+    );
+  });
+
+  it("rejects a relation reply that does not answer every old statement", async () => {
+    stub.setReply((body) => {
+      const text = lastUserMessage(body);
+      const turn = /^\[([^\]]+)\]/m.exec(text)?.[1];
+      // The relation call and its repair both get too few relations.
+      if (!turn) return { relations: [] };
+      return { memories: [memory({ value: text.includes("green") ? "green tea" : "black tea", turnIds: [turn] })] };
+    });
+    const l = new Ledger({ extractor: new LlmExtractor(model()), proposer: new LlmRelationProposer(model()) });
+    await l.add("a", { sessionId: "s1", turns: [{ id: "a1", role: "user", content: "I drink green tea." }] });
+    await assert.rejects(
+      l.add("a", { sessionId: "s2", turns: [{ id: "b1", role: "user", content: "I drink black tea." }] }),
+      StructuredOutputError,
+    );
+    // The first session stands; nothing of the second was written.
+    assert.deepEqual(
+      l.export("a").memories.map((m) => m.value),
+      ["green tea"],
     );
   });
 

@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { structured } from "../../llm/structured.ts";
 import type { ChatModel } from "../../llm/types.ts";
-import type { RelationProposer } from "../resolve.ts";
+import { isRestatement, type RelationProposer } from "../resolve.ts";
 import type { Memory, MemoryDraft, Relation } from "../types.ts";
 import { isInvariant } from "./attributes.ts";
 import type { ExtractionInput, Extractor } from "./types.ts";
@@ -79,10 +79,26 @@ export class LlmExtractor implements Extractor {
   }
 }
 
-const RelationSchema = z.object({
-  relation: z.enum(["supersedes", "contradicts", "conditional", "complements"]),
-});
+const RELATIONS = ["supersedes", "contradicts", "conditional", "complements"] as const;
 
+/** At most this many old statements in one relation call; a bigger slot takes several. */
+const RELATION_BATCH = 12;
+
+function relationSchema(n: number) {
+  return z.object({
+    relations: z.array(z.enum(RELATIONS)).length(n).describe("one relation per OLD statement, in their order"),
+  });
+}
+
+function describeMemory(m: Memory): string {
+  return `${m.subject} / ${m.attribute} = "${m.value}"${m.condition ? ` (when ${m.condition})` : ""}, said ${m.recordedAt ?? "at an unknown time"}: ${m.text}`;
+}
+
+/**
+ * Asks the model how a new memory relates to the standing ones of its slot:
+ * one call for up to RELATION_BATCH of them. A restatement (same value and
+ * condition) is settled without asking.
+ */
 export class LlmRelationProposer implements RelationProposer {
   readonly id: string;
 
@@ -90,9 +106,22 @@ export class LlmRelationProposer implements RelationProposer {
     this.id = `llm:${model.id}`;
   }
 
-  async propose(existing: Memory, incoming: Memory): Promise<Relation> {
-    const describe = (m: Memory) =>
-      `${m.subject} / ${m.attribute} = "${m.value}"${m.condition ? ` (when ${m.condition})` : ""}, said ${m.recordedAt ?? "at an unknown time"}: ${m.text}`;
+  async propose(existing: readonly Memory[], incoming: Memory): Promise<Relation[]> {
+    const relations: Relation[] = existing.map((old) => (isRestatement(old, incoming) ? "complements" : "supersedes"));
+    const asked = existing.map((_, i) => i).filter((i) => !isRestatement(existing[i]!, incoming));
+    for (let start = 0; start < asked.length; start += RELATION_BATCH) {
+      const batch = asked.slice(start, start + RELATION_BATCH);
+      const answer = await this.ask(
+        batch.map((i) => existing[i]!),
+        incoming,
+      );
+      for (const [j, i] of batch.entries()) relations[i] = answer[j]!;
+    }
+    return relations;
+  }
+
+  private async ask(old: readonly Memory[], incoming: Memory): Promise<Relation[]> {
+    const invariant = isInvariant(incoming.attribute) ? " (this attribute is invariant)" : "";
     const { value } = await structured(
       this.model,
       {
@@ -101,15 +130,18 @@ export class LlmRelationProposer implements RelationProposer {
         messages: [
           {
             role: "system",
-            content: `Two statements about the same subject and attribute. Answer how the NEW one relates to the OLD one:
-supersedes = a real change over time; contradicts = both cannot be true and the attribute does not change over a life${isInvariant(existing.attribute) ? " (this attribute is invariant)" : ""}; conditional = both hold under different conditions; complements = a restatement or addition.`,
+            content: `Statements about the same subject and attribute. For each OLD statement, in order, answer how the NEW one relates to it:
+supersedes = a real change over time; contradicts = both cannot be true and the attribute does not change over a life${invariant}; conditional = both hold under different conditions; complements = a restatement or addition.`,
           },
-          { role: "user", content: `OLD: ${describe(existing)}\nNEW: ${describe(incoming)}` },
+          {
+            role: "user",
+            content: `${old.map((m, i) => `OLD ${i + 1}: ${describeMemory(m)}`).join("\n")}\nNEW: ${describeMemory(incoming)}`,
+          },
         ],
       },
-      RelationSchema,
-      { name: "ledger_relation" },
+      relationSchema(old.length),
+      { name: "ledger_relations" },
     );
-    return value.relation;
+    return value.relations;
   }
 }
