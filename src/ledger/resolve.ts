@@ -47,18 +47,23 @@ export function sameValue(a: string, b: string): boolean {
   return [...small].every((w) => big.has(w));
 }
 
-/** A restatement: the same value, negation and condition. Needs no judgement, from rules or a model. */
-export function isRestatement(existing: Memory, incoming: Memory): boolean {
-  return (
+/**
+ * A relation that needs no judgement, from rules or a model: another
+ * occurrence of an event (another coffee bought, another run logged: it adds,
+ * never replaces), or a restatement (the same value, negation and condition).
+ */
+export function settledRelation(existing: Memory, incoming: Memory): Relation | undefined {
+  if (existing.kind === "event" && incoming.kind === "event") return "complements";
+  const same =
     normaliseValue(existing.value) === normaliseValue(incoming.value) &&
-    (existing.condition ?? "") === (incoming.condition ?? "")
-  );
+    (existing.condition ?? "") === (incoming.condition ?? "");
+  return same ? "complements" : undefined;
 }
 
 /** The rules' relation of one pair. */
 export function ruleRelation(existing: Memory, incoming: Memory): Relation {
-  // Each event is its own occurrence (another coffee bought, another run logged): it adds, never replaces.
-  if (existing.kind === "event" && incoming.kind === "event") return "complements";
+  const settled = settledRelation(existing, incoming);
+  if (settled) return settled;
   const negatedOld = existing.value.startsWith("not ");
   const negatedNew = incoming.value.startsWith("not ");
   const conditionOld = existing.condition ?? "";

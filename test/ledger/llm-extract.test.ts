@@ -138,6 +138,25 @@ describe("ledger with the LLM extractor and proposer (over HTTP)", () => {
     );
   });
 
+  it("links another occurrence of an event without asking the model", async () => {
+    stub.setReply((body) => {
+      const text = lastUserMessage(body);
+      const turn = /^\[([^\]]+)\] user: (.+)$/m.exec(text)!;
+      return {
+        memories: [memory({ kind: "event", attribute: "expense:coffee", value: turn[2], turnIds: [turn[1]] })],
+      };
+    });
+    const l = new Ledger({ extractor: new LlmExtractor(model()), proposer: new LlmRelationProposer(model()) });
+    for (const [i, text] of ["Bought a latte for $4.", "Bought a cortado for $3."].entries()) {
+      await l.add("a", { sessionId: `s${i}`, turns: [{ id: `t${i}`, role: "user", content: text }] });
+    }
+    assert.equal(stub.chatRequests.length, 2, "two extraction calls, no relation call");
+    assert.deepEqual(
+      l.export("a").links.map((k) => k.relation),
+      ["complements"],
+    );
+  });
+
   it("rejects a relation reply that does not answer every old statement", async () => {
     stub.setReply((body) => {
       const text = lastUserMessage(body);

@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { structured } from "../../llm/structured.ts";
 import type { ChatModel } from "../../llm/types.ts";
-import { isRestatement, type RelationProposer } from "../resolve.ts";
+import { type RelationProposer, settledRelation } from "../resolve.ts";
 import type { Memory, MemoryDraft, Relation } from "../types.ts";
 import { isInvariant } from "./attributes.ts";
 import type { ExtractionInput, Extractor } from "./types.ts";
@@ -96,8 +96,8 @@ function describeMemory(m: Memory): string {
 
 /**
  * Asks the model how a new memory relates to the standing ones of its slot:
- * one call for up to RELATION_BATCH of them. A restatement (same value and
- * condition) is settled without asking.
+ * one call for up to RELATION_BATCH of them. What needs no judgement (another
+ * occurrence of an event, a restatement) is settled without asking.
  */
 export class LlmRelationProposer implements RelationProposer {
   readonly id: string;
@@ -107,8 +107,9 @@ export class LlmRelationProposer implements RelationProposer {
   }
 
   async propose(existing: readonly Memory[], incoming: Memory): Promise<Relation[]> {
-    const relations: Relation[] = existing.map((old) => (isRestatement(old, incoming) ? "complements" : "supersedes"));
-    const asked = existing.map((_, i) => i).filter((i) => !isRestatement(existing[i]!, incoming));
+    const settled = existing.map((old) => settledRelation(old, incoming));
+    const relations: Relation[] = settled.map((r) => r ?? "supersedes");
+    const asked = settled.flatMap((r, i) => (r ? [] : [i]));
     for (let start = 0; start < asked.length; start += RELATION_BATCH) {
       const batch = asked.slice(start, start + RELATION_BATCH);
       const answer = await this.ask(
