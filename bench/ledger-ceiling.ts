@@ -151,7 +151,8 @@ export function oracleProposer(planted: ReadonlyMap<string, PlantedFact[]>): Rel
     propose(existing, incoming) {
       const relation = planted.get(incoming.sessionId)?.find((p) => p.key === incoming.attribute)?.relation;
       if (!relation) return ruleProposer.propose(existing, incoming);
-      const named = relation === "contradictory" ? "contradicts" : relation === "nuanced" ? "conditional" : "complements";
+      const named =
+        relation === "contradictory" ? "contradicts" : relation === "nuanced" ? "conditional" : "complements";
       return existing.map(() => named);
     },
   };

@@ -51,6 +51,7 @@ export class ChatCache {
     { text: string; model: string; input_tokens: number; output_tokens: number }
   >;
   readonly #put: Database.Statement<[string, string, string, number, number, string]>;
+  readonly #delete: Database.Statement<[string]>;
 
   constructor(path: string) {
     this.path = path;
@@ -70,6 +71,7 @@ export class ChatCache {
     this.#put = this.#db.prepare(
       "INSERT OR REPLACE INTO chat_cache (key, model, text, input_tokens, output_tokens, created_at) VALUES (?, ?, ?, ?, ?, ?)",
     );
+    this.#delete = this.#db.prepare("DELETE FROM chat_cache WHERE key = ?");
   }
 
   get(key: string): CachedReply | undefined {
@@ -91,6 +93,10 @@ export class ChatCache {
       reply.usage.outputTokens,
       new Date().toISOString(),
     );
+  }
+
+  delete(key: string): void {
+    this.#delete.run(key);
   }
 
   get size(): number {
@@ -139,5 +145,11 @@ export class CachedChatModel extends DelegatingChatModel {
     } finally {
       this.#pending.delete(key);
     }
+  }
+
+  /** Drops the stored reply to `req`, so the next identical call asks the endpoint again. */
+  override forget(req: ChatRequest): void {
+    this.cache.delete(cacheKey(this.inner, req));
+    super.forget(req);
   }
 }

@@ -130,10 +130,17 @@ export async function structured<T>(
       ? { ...req, messages, responseFormat: { name: options.name, schema: json } }
       : { ...req, messages: withSchemaInstruction(messages, json), responseFormat: undefined };
 
+  // The requests whose replies were used, so an unusable outcome can be dropped from the cache.
+  const sent: ChatRequest[] = [];
+  const send = (messages: ChatMessage[]): Promise<ChatResult> => {
+    const built = build(messages);
+    sent.push(built);
+    return model.chat(built);
+  };
   const call = async (messages: ChatMessage[]): Promise<ChatResult> => {
-    if (!useServerSchema) return model.chat(build(messages));
+    if (!useServerSchema) return send(messages);
     try {
-      return await model.chat(build(messages));
+      return await send(messages);
     } catch (error) {
       if (!rejectsResponseFormat(error)) throw error;
       log.warn("endpoint rejected response_format json_schema; asking for JSON in the prompt instead", {
@@ -141,7 +148,7 @@ export async function structured<T>(
       });
       noJsonSchema.add(model.id);
       useServerSchema = false;
-      return model.chat(build(messages));
+      return send(messages);
     }
   };
 
@@ -160,5 +167,7 @@ export async function structured<T>(
   const second = await call(repairMessages);
   const secondCheck = validate(second.text, schema);
   if (secondCheck.ok) return { value: secondCheck.value, result: second, attempts: 2 };
+  // Cached, these replies would fail every retry and every resumed run the same way.
+  for (const r of sent) model.forget?.(r);
   throw new StructuredOutputError(options.name, second.text, secondCheck.reason);
 }

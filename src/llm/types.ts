@@ -52,4 +52,10 @@ export interface ChatModel {
   /** Whether `responseFormat` may be sent as a JSON-schema response format; unset means yes. */
   readonly supportsJsonSchema?: boolean;
   chat(req: ChatRequest): Promise<ChatResult>;
+  /**
+   * Drops any stored reply to `req` (a cache in the stack), so the next identical
+   * call asks the endpoint again: a reply that proved unusable must not be
+   * served forever. Optional: a model without a cache has nothing to drop.
+   */
+  forget?(req: ChatRequest): void;
 }

@@ -16,4 +16,7 @@ export abstract class DelegatingChatModel implements ChatModel {
     return this.inner.supportsJsonSchema;
   }
   abstract chat(req: ChatRequest): Promise<ChatResult>;
+  forget(req: ChatRequest): void {
+    this.inner.forget?.(req);
+  }
 }

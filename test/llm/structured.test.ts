@@ -1,6 +1,10 @@
 import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { after, before, beforeEach, describe, it } from "node:test";
 import { z } from "zod";
+import { createChatModel } from "../../src/llm/create.ts";
 import { OpenAIChatModel } from "../../src/llm/openai-model.ts";
 import { parseJsonReply, StructuredOutputError, structured } from "../../src/llm/structured.ts";
 import type { ChatRequest } from "../../src/llm/types.ts";
@@ -107,6 +111,26 @@ describe("structured against the stub", () => {
     assert.match(error.reason, /no complete JSON object/);
     assert.equal(error.schemaName, "verdict");
     assert.equal(stub.chatRequests.length, 2, "exactly one repair");
+  });
+
+  it("drops an unusable outcome from the cache, so a retry asks again; a usable one is served from it", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "structured-cache-"));
+    const cached = createChatModel({ spec: "openai:judge-model", baseUrl: stub.url, cacheDir: dir });
+    try {
+      stub.resetRecords();
+      stub.enqueueReply("no verdict", "still none");
+      await assert.rejects(structured(cached, judgeReq, Verdict, { name: "verdict" }), StructuredOutputError);
+      stub.enqueueReply({ label: "CORRECT", reason: "same city" });
+      const { value } = await structured(cached, judgeReq, Verdict, { name: "verdict" });
+      assert.deepEqual(value, { label: "CORRECT", reason: "same city" });
+      assert.equal(stub.chatRequests.length, 3, "the retry reached the endpoint");
+      const again = await structured(cached, judgeReq, Verdict, { name: "verdict" });
+      assert.equal(again.result.cached, true);
+      assert.equal(stub.chatRequests.length, 3);
+    } finally {
+      cached.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("puts the schema in the prompt when the model has no server-side schemas", async () => {
