@@ -61,7 +61,7 @@ export function settledRelation(existing: Memory, incoming: Memory): Relation | 
 }
 
 /** The rules' relation of one pair. */
-export function ruleRelation(existing: Memory, incoming: Memory): Relation {
+function ruleRelation(existing: Memory, incoming: Memory): Relation {
   const settled = settledRelation(existing, incoming);
   if (settled) return settled;
   const negatedOld = existing.value.startsWith("not ");
