@@ -39,7 +39,7 @@ import { modelConfigured, resolveModelSettings } from "../src/llm/create.ts";
 import { checkLedgerExtractorMode, checkLedgerQueryRewrite, configuredChatModel } from "../src/run/ledger-config.ts";
 import { protocolFor } from "../src/run/protocols.ts";
 import { LedgerSystem } from "../src/systems/ledger.ts";
-import { CASES, type Case, caseData, fmt } from "./ledger.ts";
+import { type Case, caseData, fmt, selectCases } from "./ledger.ts";
 import { replayLedger } from "./ledger-replay.ts";
 
 type Retrieval = NonNullable<LedgerOptions["retrieval"]>;
@@ -81,9 +81,7 @@ export function parseFlags(args: readonly string[]): Flags {
     else if (a === "--llm") flags.llm = value();
     else if (a === "--case") {
       const name = value();
-      if (!CASES.some((c) => c.name === name)) {
-        throw new Error(`unknown case "${name}"; known: ${CASES.map((c) => c.name).join(", ")}`);
-      }
+      selectCases([name]); // throws, naming the known cases, on an unknown one
       flags.cases.push(name);
     } else if (a === "--extractor") {
       const mode = value();
@@ -158,9 +156,7 @@ export async function tune(flags: Flags, options: TuneOptions = {}): Promise<voi
   const s = resolveModelSettings({});
   const embedder = await createEmbedder(process.env.MEMBENCH_EMBEDDER ?? "use-lite", { cacheDir: s.cacheDir });
   // Held-out cases stay out of tuning, so they keep measuring whether the defaults carry over.
-  const chosen = CASES.filter(
-    (x) => (flags.cases.length ? flags.cases.includes(x.name) : true) && (x.heldOut ?? false) === heldOut,
-  );
+  const chosen = selectCases(flags.cases).filter((x) => (x.heldOut ?? false) === heldOut);
   if (!chosen.length) throw new Error(`no case to run${heldOut ? " (--held-out runs only memora-monthly)" : ""}`);
   for (const c of chosen) {
     const data = dataOf(c);
