@@ -8,7 +8,7 @@ import { once } from "node:events";
 import { closeSync, createWriteStream, openSync, readSync, renameSync } from "node:fs";
 import { LoadContext } from "../benchmarks/shared/context.ts";
 import { isRecord } from "../benchmarks/shared/fields.ts";
-import { readJsonl } from "../benchmarks/shared/files.ts";
+import { readJsonl, statPath } from "../benchmarks/shared/files.ts";
 import type { LoadOptions } from "../benchmarks/types.ts";
 import { DataError } from "../core/errors.ts";
 import type { Dataset } from "../core/model.ts";
@@ -32,11 +32,17 @@ export function isUnifiedJsonl(file: string): boolean {
 }
 
 export async function loadUnified(file: string, options: LoadOptions & { benchmark?: string } = {}): Promise<Dataset> {
-  let ctx: LoadContext | undefined;
-  for await (const { line, value } of readJsonl(file)) {
+  if (statPath(file).isDirectory()) {
+    throw new DataError("is a folder; unified data is one .jsonl file (as `membench data convert` writes it)", {
+      file,
+    });
+  }
+  const ctx = new LoadContext(options.benchmark ?? "unified", file, options);
+  let named: string | undefined;
+  for await (const { line, value } of readJsonl(file, ctx)) {
     if (!isRecord(value)) throw new DataError("expected an episode object", { file, record: `line ${line}` });
     const benchmark = typeof value.benchmark === "string" ? value.benchmark : (options.benchmark ?? "unified");
-    ctx ??= new LoadContext(options.benchmark ?? benchmark, file, options);
+    named ??= benchmark;
     if (options.benchmark && benchmark !== options.benchmark) {
       ctx.issue(`episode is from benchmark "${benchmark}", not "${options.benchmark}"`, {
         file,
@@ -46,9 +52,10 @@ export async function loadUnified(file: string, options: LoadOptions & { benchma
     }
     ctx.add(value as never, { file, record: `line ${line}` });
   }
-  if (!ctx) throw new DataError("no episodes in file", { file });
+  if (named === undefined) throw new DataError("no episodes in file", { file });
   ctx.read(file);
-  return ctx.dataset();
+  // Without a benchmark asked for, the dataset is the first episode's benchmark.
+  return { ...ctx.dataset(), benchmark: options.benchmark ?? named };
 }
 
 /** Writes a dataset as unified JSONL, atomically (a temp file renamed into place). */

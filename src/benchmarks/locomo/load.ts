@@ -174,7 +174,7 @@ export async function loadLocomo(path: string, options: LoadOptions = {}): Promi
   const total = files.reduce((n, f) => n + fileSize(f), 0);
   let done = 0;
   for (const file of files) {
-    const raw = readJsonFile(file);
+    const raw = readJsonFile(file, ctx);
     ctx.read(file);
     const items: Array<{ value: unknown; record: string }> = Array.isArray(raw)
       ? raw.map((value, i) => ({ value, record: `conversation [${i}]` }))

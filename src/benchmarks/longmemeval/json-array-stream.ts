@@ -9,13 +9,16 @@
  */
 import { createReadStream } from "node:fs";
 import { DataError } from "../../core/errors.ts";
-import { fileSize } from "../shared/files.ts";
+import { fileSize, fsError, statPath } from "../shared/files.ts";
+import { decodeUtf8, type IssueSink } from "../shared/utf8.ts";
 
 export interface JsonArrayStreamOptions {
   /** Bytes read so far and the file's size, after each chunk. */
   onProgress?: (done: number, total: number) => void;
   /** Read size in bytes; tests use tiny chunks to split characters and escapes. */
   chunkSize?: number;
+  /** Where bytes that are not UTF-8 are reported (a LoadContext); without it they are an error. */
+  issues?: IssueSink;
 }
 
 export interface ArrayElement {
@@ -47,7 +50,13 @@ export async function* streamJsonArray(
   file: string,
   options: JsonArrayStreamOptions = {},
 ): AsyncGenerator<ArrayElement> {
+  if (statPath(file).isDirectory()) throw new DataError("is a folder, expected a file", { file });
   const total = fileSize(file);
+  const issues: IssueSink = options.issues ?? {
+    issue: (message, where) => {
+      throw new DataError(message, where);
+    },
+  };
   const fail = (message: string, index?: number): never => {
     throw new DataError(message, { file, record: index === undefined ? undefined : `element ${index}` });
   };
@@ -61,7 +70,14 @@ export async function* streamJsonArray(
   let done = 0;
 
   const stream = createReadStream(file, { highWaterMark: options.chunkSize ?? 1 << 20 });
-  for await (const chunk of stream as AsyncIterable<Buffer>) {
+  const chunks = (async function* () {
+    try {
+      for await (const chunk of stream as AsyncIterable<Buffer>) yield chunk;
+    } catch (error) {
+      throw fsError(error, file);
+    }
+  })();
+  for await (const chunk of chunks) {
     const buf = chunk;
     const offset = done;
     done += chunk.length;
@@ -103,8 +119,14 @@ export async function* streamJsonArray(
           depth--;
           if (depth === 0) {
             parts.push(buf.subarray(start, i + 1));
-            const text =
-              parts.length === 1 ? (parts[0] as Buffer).toString("utf8") : Buffer.concat(parts).toString("utf8");
+            const text = decodeUtf8(
+              parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts),
+              {
+                file,
+                record: `element ${index}`,
+              },
+              issues,
+            );
             parts = [];
             let value: unknown;
             try {

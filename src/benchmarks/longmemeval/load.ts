@@ -50,7 +50,7 @@ export async function loadLongMemEval(path: string, options: LoadOptions = {}): 
   ctx.read(file);
   const pool = new StringPool();
   const questionIds = new Set<string>();
-  for await (const { index, value } of streamJsonArray(file, { onProgress: options.onProgress })) {
+  for await (const { index, value } of streamJsonArray(file, { onProgress: options.onProgress, issues: ctx })) {
     const episode = buildLongMemEvalInstance(value, index, file, ctx, pool);
     const record = `question ${episode.id} (element ${index})`;
     if (questionIds.has(episode.id)) {

@@ -8,10 +8,10 @@ import { basename } from "node:path";
 import { DataError } from "../../core/errors.ts";
 import type { Dataset } from "../../core/model.ts";
 import { LoadContext } from "../shared/context.ts";
-import { fileSize, findFiles, isDirectory } from "../shared/files.ts";
+import { fileSize, findFiles, isDirectory, readTextLines } from "../shared/files.ts";
 import type { LoadOptions } from "../types.ts";
 import { BENCHMARK_ID, FINAL_FILE, IMPLICIT_FILE } from "./format.ts";
-import { idInRawLine, readLines } from "./lines.ts";
+import { idInRawLine } from "./lines.ts";
 import { personaToEpisode } from "./persona.ts";
 import { reporterFor } from "./reporter.ts";
 
@@ -64,7 +64,7 @@ export async function loadMemconflict(path: string, options: LoadOptions = {}): 
   ctx.read(file);
   const total = fileSize(file);
   const styles = new Set<string>();
-  for await (const { line, text, bytes } of readLines(file)) {
+  for await (const { line, text, bytes } of readTextLines(file, ctx)) {
     options.onProgress?.(bytes, total);
     if (!text.trim()) continue;
     const persona = personaToEpisode(parseLine(text, file, line), file, line, report);

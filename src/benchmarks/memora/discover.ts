@@ -4,11 +4,10 @@
  * one persona folder, its evaluation file, a duration folder or the whole
  * release (even the unpacked repository archive); the search is recursive.
  */
-import { readdirSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { DataError } from "../../core/errors.ts";
 import type { LoadContext } from "../shared/context.ts";
-import { fileExists, isDirectory } from "../shared/files.ts";
+import { type FolderEntry, FolderWalk, listFolder, statPath } from "../shared/files.ts";
 
 export interface PersonaFolder {
   dir: string;
@@ -26,10 +25,9 @@ const CONVERSATIONS = "conversations";
 /** Folders that never hold episodes: the sessions themselves and the harness's outputs. */
 const SKIP = new Set([CONVERSATIONS, "eval_results", "node_modules"]);
 
-function inspectFolder(dir: string, ctx: LoadContext): PersonaFolder | "none" | "descend" {
-  const entries = readdirSync(dir, { withFileTypes: true });
-  const questionFiles = entries.filter((e) => e.isFile() && QUESTIONS_FILE.test(e.name)).map((e) => e.name);
-  const hasConversations = entries.some((e) => e.isDirectory() && e.name === CONVERSATIONS);
+function inspectFolder(dir: string, entries: FolderEntry[], ctx: LoadContext): PersonaFolder | "descend" {
+  const questionFiles = entries.filter((e) => e.kind === "file" && QUESTIONS_FILE.test(e.name)).map((e) => e.name);
+  const hasConversations = entries.some((e) => e.kind === "folder" && e.name === CONVERSATIONS);
   if (questionFiles.length > 1) {
     throw new DataError(`several evaluation files in one persona folder: ${questionFiles.join(", ")}`, { file: dir });
   }
@@ -52,28 +50,29 @@ function inspectFolder(dir: string, ctx: LoadContext): PersonaFolder | "none" | 
 
 /** Every persona folder under `path`, sorted by path. */
 export function findPersonaFolders(path: string, ctx: LoadContext): PersonaFolder[] {
-  if (!fileExists(path)) throw new DataError("no such file or folder", { file: path });
-  if (!isDirectory(path)) {
+  if (!statPath(path).isDirectory()) {
     if (!QUESTIONS_FILE.test(basename(path))) {
       throw new DataError("expected a Memora data folder or an evaluation_questions_<persona>.json file", {
         file: path,
       });
     }
-    const found = inspectFolder(dirname(path), ctx);
+    const found = inspectFolder(dirname(path), listFolder(dirname(path)), ctx);
     if (typeof found === "string") throw new DataError(`no ${CONVERSATIONS}/ folder beside it`, { file: path });
     return [found];
   }
   const out: PersonaFolder[] = [];
+  const seen = new FolderWalk();
   const walk = (dir: string) => {
-    const found = inspectFolder(dir, ctx);
+    seen.enter(dir);
+    const entries = listFolder(dir);
+    const found = inspectFolder(dir, entries, ctx);
     if (typeof found !== "string") {
       out.push(found);
       return;
     }
-    const subdirs = readdirSync(dir, { withFileTypes: true })
-      .filter((e) => e.isDirectory() && !SKIP.has(e.name) && !e.name.startsWith("."))
-      .map((e) => join(dir, e.name));
-    for (const sub of subdirs) walk(sub);
+    for (const e of entries) {
+      if (e.kind === "folder" && !SKIP.has(e.name) && !e.name.startsWith(".")) walk(e.path);
+    }
   };
   walk(path);
   return out.sort((a, b) => a.dir.localeCompare(b.dir, "en", { numeric: true }));

@@ -32,7 +32,7 @@ function loadEpisode(folder: PersonaFolder, files: SessionFile[], ctx: LoadConte
   }
 
   ctx.read(file);
-  const root = asRecord(readJsonFile(file), { file, record: "(root)" });
+  const root = asRecord(readJsonFile(file, ctx), { file, record: "(root)" });
   tick(file);
   const stated = optString(root, "persona", { file, record: "(root)" });
   if (stated !== undefined && stated !== persona) {

@@ -3,13 +3,11 @@
  * canonical order: by `session_id`, which is the release's own order (the
  * harness ingests in it) and agrees with the days, which carry no time of day.
  */
-import { readdirSync } from "node:fs";
-import { join } from "node:path";
 import { DataError } from "../../core/errors.ts";
 import type { Session, Turn } from "../../core/model.ts";
 import type { LoadContext } from "../shared/context.ts";
 import { asArray, asRecord, optString, reqString } from "../shared/fields.ts";
-import { readJsonFile } from "../shared/files.ts";
+import { listFolder, readJsonFile } from "../shared/files.ts";
 import { parseLooseTime } from "../shared/time.ts";
 import { parseSessionRef, sessionIdOf } from "./evidence.ts";
 import { OPERATIONS, SESSION_TYPES, SPEAKER_ROLES } from "./labels.ts";
@@ -24,9 +22,9 @@ export interface SessionFile {
 
 /** The session files of a `conversations/` folder, by number. */
 export function listSessionFiles(dir: string): SessionFile[] {
-  return readdirSync(dir, { withFileTypes: true })
-    .filter((e) => e.isFile() && SESSION_FILE.test(e.name))
-    .map((e) => ({ path: join(dir, e.name), number: Number(SESSION_FILE.exec(e.name)?.[1]) }))
+  return listFolder(dir)
+    .filter((e) => e.kind === "file" && SESSION_FILE.test(e.name))
+    .map((e) => ({ path: e.path, number: Number(SESSION_FILE.exec(e.name)?.[1]) }))
     .sort((a, b) => a.number - b.number || a.path.localeCompare(b.path));
 }
 
@@ -72,7 +70,7 @@ function readTurns(raw: unknown, sessionId: string, where: { file: string; recor
 export function readSession(file: SessionFile, persona: string, ctx: LoadContext): ReadSession {
   ctx.read(file.path);
   const stem = sessionIdOf(file.number);
-  const rec = asRecord(readJsonFile(file.path), { file: file.path, record: stem });
+  const rec = asRecord(readJsonFile(file.path, ctx), { file: file.path, record: stem });
   if (rec.session_id === undefined || rec.session_id === null) {
     throw new DataError("missing", { file: file.path, record: stem, field: "session_id" });
   }

@@ -45,7 +45,7 @@ export async function loadMemoryAgentBench(path: string, options: MabLoadOptions
   let done = 0;
 
   for (const file of files) {
-    const table = await readParquetTable(file);
+    const table = await readParquetTable(file, ctx);
     ctx.read(file);
     if (table.rows.length) {
       for (const column of REQUIRED_COLUMNS) {

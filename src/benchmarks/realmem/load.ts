@@ -24,7 +24,7 @@ export async function loadRealMem(path: string, options: LoadOptions = {}): Prom
   let done = 0;
   for (const file of files) {
     ctx.read(file);
-    const episode = buildRealMemEpisode(readJsonFile(file), file, ctx);
+    const episode = buildRealMemEpisode(readJsonFile(file, ctx), file, ctx);
     ctx.add(episode, { file, record: `persona ${episode.id}` });
     done += fileSize(file);
     options.onProgress?.(done, total);

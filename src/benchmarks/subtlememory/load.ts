@@ -90,7 +90,7 @@ function readOrder(rec: Rec, where: FieldWhere): number | undefined {
 }
 
 function readSessions(ctx: LoadContext, file: string): RawSession[] {
-  const list = asArray(readJsonFile(file), { file, record: "(top level)" }, "(root)");
+  const list = asArray(readJsonFile(file, ctx), { file, record: "(top level)" }, "(root)");
   ctx.read(file);
   const seen = new Map<string, number>();
   const out: RawSession[] = [];
@@ -188,7 +188,7 @@ function readLabels(ctx: LoadContext, rec: Rec, where: FieldWhere): Record<strin
 }
 
 function readProbes(ctx: LoadContext, file: string): { probes: ProbeInput[]; personaId?: string } {
-  const list = asArray(readJsonFile(file), { file, record: "(top level)" }, "(root)");
+  const list = asArray(readJsonFile(file, ctx), { file, record: "(top level)" }, "(root)");
   ctx.read(file);
   const seen = new Map<string, number>();
   const probes: ProbeInput[] = [];
