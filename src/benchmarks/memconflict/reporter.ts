@@ -4,7 +4,7 @@
  * tolerates in both modes (the result is still correct, but a user running
  * `data inspect` should see them).
  */
-import { DataError, type DataErrorWhere } from "../../core/errors.ts";
+import type { DataErrorWhere } from "../../core/errors.ts";
 import type { LoadContext } from "../shared/context.ts";
 
 export interface Reporter {
@@ -15,8 +15,6 @@ export interface Reporter {
 export function reporterFor(ctx: LoadContext): Reporter {
   return {
     issue: (message, where) => ctx.issue(message, where),
-    warn: (message, where) => {
-      ctx.warnings.push(new DataError(message, where).message);
-    },
+    warn: (message, where) => ctx.warn(message, where),
   };
 }

@@ -28,11 +28,20 @@ export class LoadContext {
     this.files.push({ path: file, bytes: fileSize(file) });
   }
 
-  /** Something suspicious: an error in strict mode, a warning otherwise. */
+  /** Something suspicious that could change a score: an error in strict mode, a warning otherwise. */
   issue(message: string, where: DataErrorWhere): void {
     const error = new DataError(message, where);
     if (this.strict) throw error;
     this.warnings.push(error.message);
+  }
+
+  /**
+   * A flaw that cannot change a score (an unreadable evidence token, a
+   * redundant count that disagrees): a warning in both modes, so a strict run
+   * still loads the official release and `data inspect` still lists it.
+   */
+  warn(message: string, where: DataErrorWhere): void {
+    this.warnings.push(new DataError(message, where).message);
   }
 
   /** Validates and keeps one episode; duplicate episode ids are an error. */
