@@ -111,6 +111,14 @@ describe("LoCoMo token F1 (reference rules)", () => {
     assert.ok(Math.abs(locomoF1(4, "Likely yes", "Likely yes; he enjoys being on the water") - 4 / 9) < 1e-12);
   });
 
+  it("counts shared tokens as a multiset, not a set", () => {
+    // paris paris | paris: one shared token, P 1/2, R 1 → 2/3 (a set overlap would give 1).
+    close(locomoF1(4, "paris paris", "paris"), 2 / 3);
+    close(locomoF1(4, "Paris", "Paris, Paris"), 2 / 3);
+    // paris paris lyon | paris lyon lyon: shared paris ×1 and lyon ×1, P 2/3, R 2/3.
+    close(locomoF1(2, "paris paris lyon", "paris lyon lyon"), 2 / 3);
+  });
+
   it("scores multi-hop answers part by part over comma-separated gold parts", () => {
     assert.equal(locomoF1(1, "a teapot, her grandmother", "a teapot, her grandmother"), 1);
     // gold "a teapot" → 2/7 against the 6 answer tokens; "her grandmother" → 1/4; mean 15/56.
