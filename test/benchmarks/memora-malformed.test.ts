@@ -255,6 +255,33 @@ describe("memora malformed input", () => {
     }
   });
 
+  it("a missing session file is refused when strict and a warning when lenient", async () => {
+    const c = copy();
+    rmSync(c.session(3));
+    await rejectsAt(loadMemora(c.root), {
+      file: join(c.dir, "conversations"),
+      record: undefined,
+      field: undefined,
+      message: /no file for session 3 \(session_0003\.json\); the sessions run from 1 to 5/,
+    });
+    const ds = await loadMemora(c.root, { strict: false });
+    assert.equal(ds.episodes[0]!.sessions.length, 4);
+    assert.ok(ds.warnings.some((w) => /no file for session 3/.test(w)));
+  });
+
+  it("missing session files at the end are refused: the question ids name the last session", async () => {
+    const c = copy();
+    rmSync(c.session(5));
+    rmSync(c.session(4));
+    await rejectsAt(loadMemora(c.root), {
+      file: join(c.dir, "conversations"),
+      record: undefined,
+      field: undefined,
+      message:
+        /no file for sessions 4–5 \(session_0004\.json … session_0005\.json\); the questions are asked after session 5 \(the number in their ids\)/,
+    });
+  });
+
   it("a session_id that disagrees with its file name is flagged", async () => {
     const c = copy();
     edit(c.session(5), (d) => {
@@ -301,17 +328,39 @@ describe("memora malformed input", () => {
     });
   });
 
-  it("an evidence entry that is not a session reference is flagged with its path", async () => {
+  it("an evidence entry that is not a session reference is a warning in both modes, naming its path", async () => {
     const c = copy();
     edit(c.questions, (d) => {
       d.questions.reasoning[0].memory_evidence.activity_sessions[0].session_id = "yesterday";
     });
-    await rejectsAt(loadMemora(c.root), {
-      file: c.questions,
-      record: "questions.reasoning[0] goal_food_expenses_coffee_5_0",
-      field: "memory_evidence.activity_sessions[0].session_id",
-      message: /not a session reference: "yesterday"/,
+    const clean = (await loadMemora(copy().root)).episodes[0]!.probes.find(
+      (p) => p.id === "goal_food_expenses_coffee_5_0",
+    )!;
+    for (const strict of [true, false]) {
+      const ds = await loadMemora(c.root, { strict });
+      assert.deepEqual(ds.warnings, [
+        `file ${c.questions}, record questions.reasoning[0] goal_food_expenses_coffee_5_0, field memory_evidence.activity_sessions[0].session_id: not a session reference: "yesterday" (dropped from the evidence)`,
+      ]);
+      const p = ds.episodes[0]!.probes.find((x) => x.id === "goal_food_expenses_coffee_5_0")!;
+      assert.deepEqual(p.gold.criteria, clean.gold.criteria);
+      assert.ok(p.gold.evidenceSessionIds.length <= clean.gold.evidenceSessionIds.length);
+    }
+  });
+
+  it("an unknown session_type or operation is a warning in both modes: only metadata reads them", async () => {
+    const c = copy();
+    edit(c.session(2), (d) => {
+      d.session_type = "hobby";
+      d.operation = "merge";
+      delete d.operation_details;
     });
+    for (const strict of [true, false]) {
+      const ds = await loadMemora(c.root, { strict });
+      assert.equal(ds.warnings.length, 2);
+      assert.match(ds.warnings[0]!, /field session_type: unknown session_type "hobby"/);
+      assert.match(ds.warnings[1]!, /field operation: unknown operation "merge"/);
+      assert.deepEqual(ds.episodes[0]!.sessions[1]!.meta, { sessionType: "hobby", operation: "merge" });
+    }
   });
 
   it("evidence pointing outside the history loads with a warning in both modes", async () => {

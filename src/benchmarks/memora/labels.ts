@@ -103,3 +103,9 @@ export function questionTemplate(questionId: string): string | undefined {
   const stem = questionId.replace(/_\d+(?:_.*)?$/, "");
   return stem && stem !== questionId ? stem : undefined;
 }
+
+/** The session count at the question point, from a generator question id (`activity_todos_158` → 158). */
+export function questionPoint(questionId: string): number | undefined {
+  const m = /_(\d+)(?:_.*)?$/.exec(questionId);
+  return m ? Number(m[1]) : undefined;
+}

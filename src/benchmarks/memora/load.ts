@@ -10,9 +10,16 @@ import { asRecord, optString } from "../shared/fields.ts";
 import { fileSize, readJsonFile } from "../shared/files.ts";
 import type { LoadOptions } from "../types.ts";
 import { findPersonaFolders, type PersonaFolder } from "./discover.ts";
-import { DURATIONS, isDuration } from "./labels.ts";
+import { DURATIONS, isDuration, questionPoint } from "./labels.ts";
 import { dateRange, readQuestions } from "./questions.ts";
-import { listSessionFiles, orderSessions, type ReadSession, readSession, type SessionFile } from "./sessions.ts";
+import {
+  checkSessionFiles,
+  listSessionFiles,
+  orderSessions,
+  type ReadSession,
+  readSession,
+  type SessionFile,
+} from "./sessions.ts";
 
 export const MEMORA_ID = "memora";
 
@@ -52,6 +59,13 @@ function loadEpisode(folder: PersonaFolder, files: SessionFile[], ctx: LoadConte
   }
   const sessions = orderSessions(read, ctx);
   const probes = readQuestions(root, { file, episodeId, duration, persona, endDate: range.end }, ctx);
+  const points = probes.flatMap((p) => questionPoint(p.id) ?? []);
+  checkSessionFiles(
+    read.map((r) => r.number),
+    points.length ? Math.max(...points) : undefined,
+    folder.conversationsDir,
+    ctx,
+  );
 
   const episode: EpisodeInput = {
     id: episodeId,

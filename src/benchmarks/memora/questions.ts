@@ -86,7 +86,13 @@ function readCriteria(evaluation: Rec, where: FieldWhere, ctx: LoadContext): Cri
 
 function sessionIds(evidence: unknown, field: string, where: FieldWhere, ctx: LoadContext): string[] {
   const { refs, bad } = collectSessionRefs(evidence, field);
-  for (const b of bad) ctx.issue(`not a session reference: ${JSON.stringify(b.value)}`, { ...where, field: b.path });
+  // Evidence feeds no Memora score (the judge reads the criteria), so strict mode loads it too.
+  for (const b of bad) {
+    ctx.warn(`not a session reference: ${JSON.stringify(b.value)} (dropped from the evidence)`, {
+      ...where,
+      field: b.path,
+    });
+  }
   return refs.map(sessionIdOf);
 }
 

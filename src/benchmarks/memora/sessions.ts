@@ -96,8 +96,9 @@ export function readSession(file: SessionFile, persona: string, ctx: LoadContext
     ctx.issue(`belongs to persona "${owner}", not "${persona}"`, { ...where, field: "persona" });
   }
   const sessionType = optString(rec, "session_type", where);
+  // The session type and operation are kept as metadata; no score reads them.
   if (sessionType !== undefined && !SESSION_TYPES.has(sessionType)) {
-    ctx.issue(`unknown session_type "${sessionType}"`, { ...where, field: "session_type" });
+    ctx.warn(`unknown session_type "${sessionType}"`, { ...where, field: "session_type" });
   }
   // Goal sessions say "add" even for updates; the real operation is in `actual_operation` (spec §11).
   const details = rec.operation_details;
@@ -105,7 +106,7 @@ export function readSession(file: SessionFile, persona: string, ctx: LoadContext
     details && typeof details === "object" ? (details as Record<string, unknown>).actual_operation : undefined;
   const operation = typeof actual === "string" ? actual : optString(rec, "operation", where);
   if (operation !== undefined && !OPERATIONS.has(operation)) {
-    ctx.issue(`unknown operation "${operation}"`, { ...where, field: "operation" });
+    ctx.warn(`unknown operation "${operation}"`, { ...where, field: "operation" });
   }
   if (rec.conversation === undefined) throw new DataError("missing", { ...where, field: "conversation" });
 
@@ -155,4 +156,42 @@ export function orderSessions(read: ReadSession[], ctx: LoadContext): Session[] 
     }
   }
   return sorted.map((r, index) => ({ ...r.session, index }));
+}
+
+/** `3`, `4–5` or `3, 7–9` for sorted session numbers. */
+function ranges(numbers: number[]): string {
+  const out: string[] = [];
+  for (let i = 0; i < numbers.length; ) {
+    let j = i;
+    while (j + 1 < numbers.length && numbers[j + 1] === (numbers[j] as number) + 1) j++;
+    out.push(i === j ? `${numbers[i]}` : `${numbers[i]}–${numbers[j]}`);
+    i = j + 1;
+  }
+  return out.join(", ");
+}
+
+/**
+ * The release numbers sessions 1..N with one file each, and the question ids
+ * end in N (spec §3.2). A missing file changes what a system is shown, so it
+ * is an issue: a gap in the numbers, or files that stop before the question point.
+ */
+export function checkSessionFiles(numbers: number[], askedAfter: number | undefined, dir: string, ctx: LoadContext) {
+  if (!numbers.length) return;
+  const present = new Set(numbers);
+  const last = Math.max(...numbers, askedAfter ?? 0);
+  const missing: number[] = [];
+  for (let n = 1; n <= last; n++) if (!present.has(n)) missing.push(n);
+  if (!missing.length) return;
+  const file = (n: number) => `${sessionIdOf(n)}.json`;
+  const files =
+    missing.length === 1
+      ? file(missing[0] as number)
+      : `${file(missing[0] as number)} … ${file(missing.at(-1) as number)}`;
+  const why =
+    askedAfter !== undefined && askedAfter > Math.max(...numbers)
+      ? `the questions are asked after session ${askedAfter} (the number in their ids)`
+      : `the sessions run from 1 to ${last}`;
+  ctx.issue(`no file for session${missing.length === 1 ? "" : "s"} ${ranges(missing)} (${files}); ${why}`, {
+    file: dir,
+  });
 }

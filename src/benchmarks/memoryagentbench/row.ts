@@ -147,7 +147,8 @@ export function rowToEpisode(row: Rec, source: string, place: RowPlace, ctx: Loa
       },
     );
   } else if (place.fileSplit && place.fileSplit !== known.split) {
-    ctx.issue(`sub-dataset "${source}" belongs to split ${known.split}, but the file is named for ${place.fileSplit}`, {
+    // The sub-dataset fixes the split, competency and metric; the file name only repeats it.
+    ctx.warn(`sub-dataset "${source}" belongs to split ${known.split}, but the file is named for ${place.fileSplit}`, {
       ...where,
       field: "metadata.source",
     });
