@@ -1,4 +1,5 @@
 export * from "./inspect.ts";
 export * from "./pull.ts";
+export * from "./run-data.ts";
 export * from "./unified.ts";
 export * from "./unzip.ts";

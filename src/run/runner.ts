@@ -9,9 +9,10 @@ import { createHash } from "node:crypto";
 import { createReadStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import PQueue from "p-queue";
-import { getBenchmark, loadDataset } from "../benchmarks/index.ts";
+import { getBenchmark } from "../benchmarks/index.ts";
 import { ConfigError, SystemError } from "../core/errors.ts";
 import type { Dataset, Episode } from "../core/model.ts";
+import { loadRunData } from "../data/run-data.ts";
 import type { Embedder } from "../embed/types.ts";
 import type { RetrievalOverrides } from "../ledger/retrieval-overrides.ts";
 import { type ManagedChatModel, modelConfigured, resolveModelSettings } from "../llm/create.ts";
@@ -72,6 +73,8 @@ export interface RunOptions {
   progress?: boolean;
   /** Judges, prompts and benchmark options for the scoring that follows the answers. */
   scoring?: ScoreRunOptions;
+  /** Load the data leniently (`--lenient`): suspicious records are warnings, not errors. Kept for resume and score. */
+  lenient?: boolean;
 }
 
 export type { LedgerExtractorMode } from "./ledger-config.ts";
@@ -187,7 +190,7 @@ export async function startRun(options: RunOptions): Promise<RunOutcome> {
   if (existsSync(join(dir, CONFIG_FILE))) {
     throw new ConfigError(`${dir} already holds a run; use --resume ${dir} to finish it`, "out", "--out");
   }
-  const dataset = await loadDataset(bench.id, options.data, { strict: true });
+  const dataset = await loadRunData(bench.id, options.data, { lenient: options.lenient });
   const protocol = protocolFor(dataset.benchmark)(options.protocol);
   const llm = llmStatus(options);
   checkLedgerExtractorMode(options.ledgerExtractor, llm);
@@ -257,8 +260,14 @@ export async function resumeRun(dir: string, progress?: boolean): Promise<RunOut
   const path = join(dir, CONFIG_FILE);
   if (!existsSync(path))
     throw new ConfigError(`no ${CONFIG_FILE} in ${dir}: not a run directory`, "resume", "--resume");
-  const snapshot = JSON.parse(readFileSync(path, "utf8")) as RunSnapshot;
-  const dataset = await loadDataset(snapshot.options.benchmark, snapshot.options.data, { strict: true });
+  let snapshot: RunSnapshot;
+  try {
+    snapshot = JSON.parse(readFileSync(path, "utf8")) as RunSnapshot;
+  } catch (error) {
+    throw new ConfigError(`cannot read ${path}: ${(error as Error).message}`, "resume", "--resume");
+  }
+  const { benchmark, data, lenient } = snapshot.options;
+  const dataset = await loadRunData(benchmark, data, { lenient });
   for (const f of snapshot.dataFiles) {
     if (!existsSync(f.path) || (await sha256File(f.path)) !== f.sha256) {
       throw new ConfigError(

@@ -6,11 +6,11 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { loadDataset } from "../benchmarks/index.ts";
 import { isRecord } from "../benchmarks/shared/fields.ts";
 import { readJsonl } from "../benchmarks/shared/files.ts";
 import { ConfigError, DataError } from "../core/errors.ts";
 import type { Probe } from "../core/model.ts";
+import { loadRunData } from "../data/run-data.ts";
 import type { ProbeRecord } from "../run/record.ts";
 import { RunStore, STORE_FILE } from "../run/store.ts";
 import { log } from "../util/log.ts";
@@ -24,7 +24,7 @@ export async function scoreAnswersFile(
   answersFile: string,
   options: ScoreRunOptions & { out?: string; id?: string } = {},
 ): Promise<ScoreOutcome & { dir: string; unanswered: number }> {
-  const dataset = await loadDataset(bench, data, { strict: true });
+  const dataset = await loadRunData(bench, data, { lenient: options.lenient });
   const byProbe = new Map<string, Array<{ episodeId: string; probe: Probe }>>();
   for (const e of dataset.episodes) {
     for (const p of e.probes) byProbe.set(p.id, [...(byProbe.get(p.id) ?? []), { episodeId: e.id, probe: p }]);
@@ -87,6 +87,7 @@ export async function scoreAnswersFile(
       systems: [ANSWERS_SYSTEM],
       settings: ["default"],
       answers: resolve(answersFile),
+      ...(options.lenient ? { lenient: true } : {}),
     },
   };
   writeFileSync(join(dir, "config.json"), `${JSON.stringify(config, null, 2)}\n`);

@@ -6,9 +6,9 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import PQueue from "p-queue";
-import { loadDataset } from "../benchmarks/index.ts";
 import { ConfigError } from "../core/errors.ts";
 import type { Episode, Probe } from "../core/model.ts";
+import { loadRunData } from "../data/run-data.ts";
 import {
   createChatModel,
   type ManagedChatModel,
@@ -44,6 +44,8 @@ export interface ScoreRunOptions {
   /** Benchmark options, e.g. `{ aa: "code" }`. */
   options?: Record<string, string>;
   concurrency?: number;
+  /** Load the data leniently (`--lenient`); a run started with `--lenient` keeps it without asking. */
+  lenient?: boolean;
 }
 
 export interface ScoreOutcome {
@@ -346,7 +348,9 @@ export async function scoreRun(dir: string, options: ScoreRunOptions = {}): Prom
   } finally {
     store.close();
   }
-  const dataset = await loadDataset(bench, config.options.data, { strict: true });
+  const dataset = await loadRunData(bench, config.options.data, {
+    lenient: options.lenient ?? config.options.lenient === true,
+  });
   const prompts = new PromptSet(options.prompts);
   // A protocol setting that is also a scoring option (RealMem's memory/session
   // context) carries over from the run, unless given explicitly.

@@ -8,7 +8,7 @@ import type { Summary } from "../../run/summary.ts";
 import { markdownTable, retrievalTable } from "../../run/table.ts";
 import { log } from "../../util/log.ts";
 import { jsonOption } from "../options.ts";
-import { printScores, scoreOptions } from "./score.ts";
+import { LENIENT_HELP, printScores, scoreOptions } from "./score.ts";
 
 interface RunFlags {
   data?: string;
@@ -38,6 +38,7 @@ interface RunFlags {
   judgeRuns?: string;
   prompts?: string;
   scoreOption?: string[];
+  lenient?: boolean;
 }
 
 const list = (v?: string) =>
@@ -144,6 +145,7 @@ export function registerRunCommand(program: Command): void {
     .option("--judge-runs <n>", "samples per judge, majority-voted")
     .option("--prompts <dir>", "your own prompt templates: <dir>/<bench>/<template>.md")
     .option("--score-option <key=value...>", "benchmark scoring options (see docs/scoring/<bench>.md)")
+    .option("--lenient", LENIENT_HELP)
     .option("--no-progress", "no progress bar")
     .addHelpText(
       "after",
@@ -193,6 +195,7 @@ Environment variables (MEMBENCH_*, OPENAI_*) and the scripted model's JSONL form
             : {}),
           progress: flags.progress,
           scoring: scoreOptions(flags),
+          ...(flags.lenient ? { lenient: true } : {}),
         });
       }
       printRetrieval(outcome.summary);

@@ -17,7 +17,12 @@ export interface ScoreFlags {
   prompts?: string;
   scoreOption?: string[];
   out?: string;
+  lenient?: boolean;
 }
+
+/** `--lenient` for run and score. */
+export const LENIENT_HELP =
+  "load the data leniently: records strict mode refuses (e.g. an unknown category) become warnings; a run keeps it for --resume and score";
 
 export function scoreOptions(flags: ScoreFlags): ScoreRunOptions {
   const options: Record<string, string> = {};
@@ -39,6 +44,7 @@ export function scoreOptions(flags: ScoreFlags): ScoreRunOptions {
     judgeRuns: runs,
     prompts: flags.prompts,
     options,
+    ...(flags.lenient ? { lenient: true } : {}),
   };
 }
 
@@ -100,6 +106,7 @@ export function registerScoreCommands(program: Command): void {
     .option("--prompts <dir>", "your own prompt templates: <dir>/<bench>/<template>.md (default: membench's)")
     .option("--score-option <key=value...>", "benchmark scoring options (see docs/scoring/<bench>.md)")
     .option("--out <dir>", "with --answers: parent folder of the new run directory", "runs")
+    .option("--lenient", LENIENT_HELP)
     .addHelpText(
       "after",
       "\nEnvironment variables (MEMBENCH_*, OPENAI_*) and the scripted model's JSONL format\n(--judge-llm scripted:FILE): see `membench --help`.",

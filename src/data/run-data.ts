@@ -1,0 +1,19 @@
+/**
+ * Loading a benchmark's data for `run`, `run --resume` and `score`: strict
+ * unless the user asked for `--lenient`, and never silent about the warnings
+ * the load gathered (strict mode keeps the ones that cannot change a score).
+ */
+import { loadDataset } from "../benchmarks/index.ts";
+import type { Dataset } from "../core/model.ts";
+import { log } from "../util/log.ts";
+
+export async function loadRunData(bench: string, path: string, options: { lenient?: boolean } = {}): Promise<Dataset> {
+  const dataset = await loadDataset(bench, path, { strict: !options.lenient });
+  const n = dataset.warnings.length;
+  if (n) {
+    log.warn(
+      `${n} data warning${n === 1 ? "" : "s"} (\`membench data inspect ${dataset.benchmark} ${path}\` lists them); the first: ${dataset.warnings[0]}`,
+    );
+  }
+  return dataset;
+}
