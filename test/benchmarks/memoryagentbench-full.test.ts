@@ -4,15 +4,21 @@
  * (see `memoryagentbenchRelease`); without it these tests skip.
  */
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
 import { before, describe, it } from "node:test";
 import { loadMemoryAgentBench, MAB_SOURCES } from "../../src/benchmarks/memoryagentbench/index.ts";
 import type { Dataset } from "../../src/core/model.ts";
+import { releaseSkip, releaseTitle, releaseUnderTest } from "../support/shared-data.ts";
 
-const root = process.env.MEMBENCH_FULL_MAB;
-const skip = root && existsSync(root) ? false : "MEMBENCH_FULL_MAB is not set to a folder: full-release test skipped";
+const RELEASE = releaseUnderTest("MEMBENCH_FULL_MAB");
+const root = RELEASE?.path;
+// The release is on Hugging Face only; ../shared/datasets holds no sample of it.
+const skip = releaseSkip(
+  RELEASE,
+  "MEMBENCH_FULL_MAB",
+  "a folder of the four split parquet files; ../shared/datasets holds no MemoryAgentBench sample",
+);
 
-describe("memoryagentbench full release", { skip }, () => {
+describe(releaseTitle("memoryagentbench full release", RELEASE), { skip }, () => {
   let all: Dataset;
   before(async () => {
     all = await loadMemoryAgentBench(root!, { variant: "all" });

@@ -7,7 +7,14 @@ import { subtlememoryBenchmark } from "../../src/benchmarks/subtlememory/index.t
 import { loadSubtleMemory } from "../../src/benchmarks/subtlememory/load.ts";
 import type { Dataset, Probe } from "../../src/core/model.ts";
 import { rejectsWith } from "../support/data-error.ts";
-import { fixture, sharedDataset, skipUnless } from "../support/shared-data.ts";
+import {
+  fixture,
+  releaseSkip,
+  releaseTitle,
+  releaseUnderTest,
+  sharedDataset,
+  skipUnless,
+} from "../support/shared-data.ts";
 
 const PERSONA = fixture("subtlememory/persona_1");
 const S1 = "related-persona_1-related-export-a1f0-s1";
@@ -345,21 +352,44 @@ describe("SubtleMemory loader on the shared sample", () => {
   });
 });
 
-const FULL = process.env.MEMBENCH_FULL_SUBTLEMEMORY;
+const RELEASE = releaseUnderTest("MEMBENCH_FULL_SUBTLEMEMORY", "subtlememory");
 
-describe("SubtleMemory loader on the full release", () => {
-  it("reproduces the paper's 1,522 questions", {
-    skip: FULL ? false : "set MEMBENCH_FULL_SUBTLEMEMORY to the data/subtlememory folder to run",
+/** The paper's totals (full release) and the sample's (persona_7, 46 of its 92 instances; shared/datasets README). */
+const SUBTLE_COUNTS = {
+  full: {
+    episodes: 10,
+    probes: 1522,
+    types: { complementary: 361, nuanced: 784, contradictory: 377 },
+    subtypes: { "Multi-evidence": 211, "Any-one": 150, Temporal: 396, Contextual: 388, Contradictory: 377 },
+  },
+  sample: {
+    episodes: 1,
+    probes: 64,
+    types: { complementary: 15, nuanced: 32, contradictory: 17 },
+    subtypes: { "Multi-evidence": 8, "Any-one": 7, Temporal: 20, Contextual: 12, Contradictory: 17 },
+  },
+};
+
+describe("SubtleMemory loader on the release", () => {
+  it(releaseTitle("reproduces the release's questions by relation type and subtype", RELEASE), {
+    skip: releaseSkip(
+      RELEASE,
+      "MEMBENCH_FULL_SUBTLEMEMORY",
+      "the data/subtlememory folder; ../shared/datasets/subtlememory is absent too",
+    ),
   }, async () => {
-    const dataset = await loadSubtleMemory(FULL!);
-    assert.equal(dataset.episodes.length, 10);
+    const want = SUBTLE_COUNTS[RELEASE!.kind];
+    const dataset = await loadSubtleMemory(RELEASE!.path);
+    if (RELEASE!.kind === "sample") assert.deepEqual(dataset.warnings, []);
+    assert.equal(dataset.episodes.length, want.episodes);
     const probes = dataset.episodes.flatMap((e) => e.probes);
-    assert.equal(probes.length, 1522);
-    assert.deepEqual(count(probes, "relation_type"), { complementary: 361, nuanced: 784, contradictory: 377 });
+    assert.equal(probes.length, want.probes);
+    assert.deepEqual(count(probes, "relation_type"), want.types);
     const sub = count(probes, "relation_subtype");
+    const names = Object.keys(want.subtypes) as Array<keyof typeof want.subtypes>;
     assert.deepEqual(
-      [sub["Multi-evidence"], sub["Any-one"], sub.Temporal, sub.Contextual, sub.Contradictory],
-      [211, 150, 396, 388, 377],
+      names.map((k) => sub[k]),
+      names.map((k) => want.subtypes[k]),
     );
   });
 });

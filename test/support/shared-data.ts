@@ -23,3 +23,35 @@ export function skipUnless(path: string | undefined): string | false {
 export function fixture(rel: string): string {
   return resolve(root, "test/fixtures", rel);
 }
+
+/** The data a full-release test runs on, and how its name says so. */
+export interface ReleaseUnderTest {
+  path: string;
+  /** `full` when a MEMBENCH_FULL_* variable points at it, `sample` for the partial release in ../shared/datasets. */
+  kind: "full" | "sample";
+  /** Which data, for the test's name. */
+  label: string;
+}
+
+/**
+ * What a full-release test runs on: the release `variable` points at, else
+ * the sample `sampleRel` under ../shared/datasets (a partial release: the test
+ * asserts the sample's own counts), else nothing.
+ */
+export function releaseUnderTest(variable: string, sampleRel?: string): ReleaseUnderTest | undefined {
+  const full = process.env[variable];
+  if (full) return { path: full, kind: "full", label: `full release ${full} from ${variable}` };
+  const sample = sampleRel ? sharedDataset(sampleRel) : undefined;
+  if (sample) return { path: sample, kind: "sample", label: `sample ../shared/datasets/${sampleRel}` };
+  return undefined;
+}
+
+/** `name [on <data>]`, so the test output says which data each test ran on. */
+export function releaseTitle(name: string, data: ReleaseUnderTest | undefined): string {
+  return `${name} [on ${data ? data.label : "no data"}]`;
+}
+
+/** For `it(name, { skip })`: why a full-release test has nothing to run on. */
+export function releaseSkip(data: ReleaseUnderTest | undefined, variable: string, why: string): string | false {
+  return data ? false : `no data: set ${variable} to the full release (${why})`;
+}
