@@ -21,6 +21,8 @@
  *   marks the judge as failed: it is left out of the vote like a failed call.
  */
 
+import { pythonFloat } from "../../score/python-values.ts";
+
 export type ReleasedReading = "yes" | "no" | "unclear" | "error";
 
 function inferFrom(text: string): "yes" | "no" | "unclear" {
@@ -39,13 +41,6 @@ function withoutFence(text: string): string {
   return inner.replaceAll("```json", "").replaceAll("```", "").trim();
 }
 
-/** Whether Python's `float()` accepts the value (numbers, booleans and numeric strings). */
-function pythonFloatAccepts(value: unknown): boolean {
-  if (typeof value === "number" || typeof value === "boolean") return true;
-  if (typeof value !== "string") return false;
-  return /^\s*[+-]?((\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?|inf(inity)?|nan)\s*$/i.test(value);
-}
-
 /** The released evaluator's reading of one reply: a vote, "unclear" (a vote for neither), or "error" (left out). */
 export function releasedReading(reply: string): ReleasedReading {
   const body = withoutFence(reply.trim());
@@ -62,7 +57,7 @@ export function releasedReading(reply: string): ReleasedReading {
   const answer = field("answer", "");
   const explanation = field("explanation", "");
   if (typeof answer !== "string") return "error";
-  if (!pythonFloatAccepts(field("confidence", 0))) return "error";
+  if (pythonFloat(field("confidence", 0)) === undefined) return "error";
   const said = answer.toLowerCase().trim();
   if (said === "yes" || said === "no") return said;
   if (typeof explanation !== "string") return "error";
