@@ -10,15 +10,15 @@ import { z } from "zod";
 import { ConfigError } from "../../core/errors.ts";
 import type { Criterion } from "../../core/model.ts";
 import { type JudgeContext, judgeAll, type VerdictRecord } from "../../score/judge.ts";
-import type {
-  BenchmarkScorer,
-  PaperTable,
-  ProbeOutcome,
-  ProbeScore,
-  ScoreContext,
-  ScoreInput,
+import {
+  type BenchmarkScorer,
+  type PaperTable,
+  type ProbeOutcome,
+  type ProbeScore,
+  type ScoreContext,
+  type ScoreInput,
+  WORST_OUTCOME,
 } from "../../score/types.ts";
-import { WORST_OUTCOME } from "../../score/types.ts";
 import { type ReleasedReading, releasedReading } from "./judge-reply.ts";
 import { MEMORA_ID } from "./load.ts";
 import { PAPER_TASKS, TABLE_IDS, TABLE3_COLUMNS, TABLE4_COLUMNS, TABLE5_COLUMNS } from "./paper.ts";
@@ -98,8 +98,9 @@ export function criterionVote(verdict: MemoraVerdict, failed: FailedVerdicts = "
 /**
  * Whether the answer met a criterion: a strict majority of the votes must
  * give the expected answer (`correct_votes > valid_judges / 2`), so a tie
- * fails, and so does a criterion no vote is left for. A failed verdict never
- * votes for the expected answer, even when that answer is "no".
+ * fails, and so does a criterion no vote is left for. Under membench's rules
+ * a failed verdict never votes for the expected answer, even when that answer
+ * is "no"; under `code` an unusable reply votes as the released parser reads it.
  */
 export function criterionSatisfied(
   verdicts: readonly MemoraVerdict[],
