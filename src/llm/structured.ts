@@ -15,9 +15,10 @@ export class StructuredOutputError extends Error {
   /** Why it could not be used (parse or validation error). */
   readonly reason: string;
   readonly schemaName: string;
-  constructor(schemaName: string, raw: string, reason: string) {
+  constructor(schemaName: string, raw: string, reason: string, attempts = 2) {
     const shown = raw.length > 300 ? `${raw.slice(0, 300)}…` : raw;
-    super(`structured output "${schemaName}" unusable after one repair: ${reason}; reply was ${JSON.stringify(shown)}`);
+    const after = attempts > 1 ? "after one repair" : "(no repair asked)";
+    super(`structured output "${schemaName}" unusable ${after}: ${reason}; reply was ${JSON.stringify(shown)}`);
     this.name = "StructuredOutputError";
     this.raw = raw;
     this.reason = reason;
@@ -30,6 +31,11 @@ export interface StructuredOptions {
   name: string;
   /** Overrides the model's own `supportsJsonSchema`. */
   supportsJsonSchema?: boolean;
+  /**
+   * false: no repair attempt; an unusable first reply is the error. For callers
+   * that reproduce code which reads a single reply (a benchmark's released judge parser).
+   */
+  repair?: boolean;
 }
 
 export interface StructuredResult<T> {
@@ -155,6 +161,10 @@ export async function structured<T>(
   const first = await call(req.messages);
   const firstCheck = validate(first.text, schema);
   if (firstCheck.ok) return { value: firstCheck.value, result: first, attempts: 1 };
+  if (options.repair === false) {
+    for (const r of sent) model.forget?.(r);
+    throw new StructuredOutputError(options.name, first.text, firstCheck.reason, 1);
+  }
 
   const repairMessages: ChatMessage[] = [
     ...req.messages,
@@ -169,5 +179,5 @@ export async function structured<T>(
   if (secondCheck.ok) return { value: secondCheck.value, result: second, attempts: 2 };
   // Cached, these replies would fail every retry and every resumed run the same way.
   for (const r of sent) model.forget?.(r);
-  throw new StructuredOutputError(options.name, second.text, secondCheck.reason);
+  throw new StructuredOutputError(options.name, second.text, secondCheck.reason, 2);
 }

@@ -15,6 +15,7 @@ import {
   type PaperTable,
   type ProbeScore,
   type ScoreContext,
+  WORST_OUTCOME,
 } from "../score/types.ts";
 import { type CellCIOptions, tablesWithCIs } from "./cell-ci.ts";
 import { CHART_LABEL, type Headline, headlineFor, scoreValue } from "./headline.ts";
@@ -557,7 +558,7 @@ export function skipLines(run: RunData): SkipLine[] {
         stage: "judge verdicts",
         reason:
           `${row.judge_failures} verdict${row.judge_failures === 1 ? "" : "s"} could not be parsed and ` +
-          `were scored as the worst outcome${shown ? `: ${shown}${more}` : ""}`,
+          `were ${row.judgeFailureRule ?? WORST_OUTCOME}${shown ? `: ${shown}${more}` : ""}`,
         ...(probes.length ? { count: probes.length } : {}),
       });
     }

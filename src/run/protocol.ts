@@ -23,6 +23,12 @@ export interface ProtocolOptions {
    * distinct sessions they came from.
    */
   context?: "memory" | "session";
+  /**
+   * The benchmark's `--score-option` values, for the few that shape what the
+   * answerer is given (scorer options with `stage: "answer"`, e.g. Memora's
+   * `question_date`). Checked against the scorer's options before the run starts.
+   */
+  benchmark?: Record<string, string>;
 }
 
 export interface ContextInput {

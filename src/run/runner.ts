@@ -17,7 +17,7 @@ import type { Embedder } from "../embed/types.ts";
 import type { RetrievalOverrides } from "../ledger/retrieval-overrides.ts";
 import { type ManagedChatModel, modelConfigured, resolveModelSettings } from "../llm/create.ts";
 import type { ChatModel } from "../llm/types.ts";
-import { type ScoreRunOptions, scoreRun } from "../score/score-run.ts";
+import { checkScoreOptions, type ScoreRunOptions, scoreRun } from "../score/score-run.ts";
 import { createSystem } from "../systems/index.ts";
 import type { MemorySystem } from "../systems/types.ts";
 import { log } from "../util/log.ts";
@@ -175,6 +175,11 @@ function answerPromptHash(protocol: Protocol): string {
   return createHash("sha256").update(JSON.stringify(messages)).digest("hex").slice(0, 16);
 }
 
+/** The protocol's options, with the benchmark options that shape answers (`stage: "answer"`). */
+function protocolOptions(options: Pick<RunOptions, "protocol" | "scoring">): ProtocolOptions {
+  return { ...options.protocol, benchmark: options.scoring?.options ?? {} };
+}
+
 /** Creates a new run directory with its config snapshot, then executes it. */
 export async function startRun(options: RunOptions): Promise<RunOutcome> {
   const settings = options.settings?.length ? options.settings : (["default"] as Setting[]);
@@ -190,8 +195,10 @@ export async function startRun(options: RunOptions): Promise<RunOutcome> {
   if (existsSync(join(dir, CONFIG_FILE))) {
     throw new ConfigError(`${dir} already holds a run; use --resume ${dir} to finish it`, "out", "--out");
   }
+  // A mistyped scoring option would otherwise surface only after every answer was paid for.
+  checkScoreOptions(bench.id, options.scoring?.options);
   const dataset = await loadRunData(bench.id, options.data, { lenient: options.lenient });
-  const protocol = protocolFor(dataset.benchmark)(options.protocol);
+  const protocol = protocolFor(dataset.benchmark)(protocolOptions(options));
   const llm = llmStatus(options);
   checkLedgerExtractorMode(options.ledgerExtractor, llm);
   checkLedgerRetrieval(options.ledgerRetrieval);
@@ -348,7 +355,7 @@ async function executeRun(
   progressOn = true,
 ): Promise<RunOutcome> {
   const options = snapshot.options;
-  const protocol = protocolFor(dataset.benchmark)(options.protocol);
+  const protocol = protocolFor(dataset.benchmark)(protocolOptions(options));
   const episodes = selectEpisodes(dataset, options).map((e) => protocol.prepare(e));
   if (!episodes.length) throw new ConfigError("no episodes selected", "episodes");
   warnIfWholeHaystack(protocol, episodes, options.systems);

@@ -118,8 +118,11 @@ export function bootstrapStatCI<T>(
 
 /**
  * Paired bootstrap of the difference of means (b − a) on aligned probes:
- * the CI of the difference and a two-sided p-value (share of resampled
- * differences on the other side of zero, doubled).
+ * the CI of the difference and a two-sided p-value: the resampled mean
+ * differences on the rarer side of zero (zero itself counts on both sides),
+ * counted as (k + 1) / (B + 1) and doubled. The + 1 keeps a finite number of
+ * resamples from claiming p = 0 (the smallest p is 2 / (B + 1)), which Holm
+ * would carry through as certainty.
  */
 export function pairedBootstrap(
   a: readonly number[],
@@ -141,12 +144,12 @@ export function pairedBootstrap(
     stats.push(s / n);
   }
   stats.sort((x, y) => x - y);
-  const below = stats.filter((s) => s <= 0).length / iterations;
-  const above = stats.filter((s) => s >= 0).length / iterations;
+  const below = stats.filter((s) => s <= 0).length;
+  const above = stats.filter((s) => s >= 0).length;
   return {
     delta,
     ci: [quantile(stats, (1 - level) / 2), quantile(stats, 1 - (1 - level) / 2)],
-    p: Math.min(1, 2 * Math.min(below, above)),
+    p: Math.min(1, (2 * (Math.min(below, above) + 1)) / (iterations + 1)),
   };
 }
 

@@ -3,11 +3,11 @@
  * renders a prompt, asks for a structured verdict (zod), and records the
  * verdict with the judge's name, the sample index and the template hash.
  * A verdict that cannot be parsed after the model layer's repair retry is a
- * failure with its reason — the scorer then counts the worst outcome of its
- * scale, never a default pass.
+ * failure with its reason, never a default pass; how a failure votes is the
+ * scorer's rule (by default the worst outcome of its scale).
  */
 import type { z } from "zod";
-import { structured } from "../llm/structured.ts";
+import { StructuredOutputError, structured } from "../llm/structured.ts";
 import type { ChatModel } from "../llm/types.ts";
 import type { PromptSet } from "./prompts.ts";
 
@@ -28,6 +28,13 @@ export interface VerdictRecord {
   value?: unknown;
   /** Why it failed: unparseable reply, schema mismatch, model error. */
   failure?: string;
+  /**
+   * The judge's reply text: always when the judge replied but the reply could
+   * not be used (absent when the call itself failed), and for every verdict
+   * when the call asked for it (`keepReply`), so a scorer can read replies the
+   * way a benchmark's released code does.
+   */
+  reply?: string;
   /** Which part of the probe it judged (a criterion index, a sub-question). */
   part?: string;
 }
@@ -45,6 +52,13 @@ export interface JudgeCall<T> {
   vars: Record<string, string | number>;
   schema: z.ZodType<T>;
   part?: string;
+  /** Keep the reply text of usable verdicts too (see `VerdictRecord.reply`). */
+  keepReply?: boolean;
+  /**
+   * false: one reply per call, no repair request after an unusable one, as a
+   * released judge parser that reads a single reply sees it (default true).
+   */
+  repair?: boolean;
 }
 
 /** One call of one judge for one sample. */
@@ -64,15 +78,16 @@ export async function judgeOnce<T>(
     ...(call.part !== undefined ? { part: call.part } : {}),
   };
   try {
-    const { value } = await structured(
+    const { value, result } = await structured(
       judge.model,
       { role: "judge", messages: [{ role: "user", content: prompt.text }], temperature: 0, sample },
       call.schema,
-      { name: call.template.replace(/[^a-zA-Z0-9_-]/g, "_") },
+      { name: call.template.replace(/[^a-zA-Z0-9_-]/g, "_"), ...(call.repair === false ? { repair: false } : {}) },
     );
-    return { ...base, ok: true, value };
+    return { ...base, ok: true, value, ...(call.keepReply ? { reply: result.text } : {}) };
   } catch (error) {
-    return { ...base, ok: false, failure: (error as Error).message ?? String(error) };
+    const reply = error instanceof StructuredOutputError ? { reply: error.raw } : {};
+    return { ...base, ok: false, failure: (error as Error).message ?? String(error), ...reply };
   }
 }
 

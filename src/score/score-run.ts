@@ -31,6 +31,7 @@ import {
   type PaperTable,
   type ProbeScore,
   type ScoreContext,
+  WORST_OUTCOME,
 } from "./types.ts";
 
 export interface ScoreRunOptions {
@@ -59,6 +60,8 @@ export interface ScoredRow extends ResultRow {
   promptSet?: string;
   judges?: string[];
   judge_failures?: number;
+  /** How those failures were counted (the scorer's rule under the options used), when there are any. */
+  judgeFailureRule?: string;
   judgeFailureList?: Array<{ episodeId: string; probeId: string; judge: string; reason: string }>;
   tables?: PaperTable[];
 }
@@ -115,12 +118,31 @@ export function buildJudges(
   return { judges, models };
 }
 
-function scorerOptions(scorer: BenchmarkScorer, given: Record<string, string> = {}): Record<string, string> {
+/**
+ * The options a scoring uses: each given value checked against the scorer's,
+ * defaults filled in. An option that shapes answers (`stage: "answer"`) keeps
+ * the value the run answered with (`answered`); another value is refused,
+ * since only a new run can change it.
+ */
+function scorerOptions(
+  scorer: BenchmarkScorer,
+  given: Record<string, string> = {},
+  answered: Record<string, string> = {},
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [key, spec] of Object.entries(scorer.options ?? {})) {
-    const value = given[key] ?? spec.default;
+    const fixed = spec.stage === "answer" ? (answered[key] ?? spec.default) : undefined;
+    const value = given[key] ?? fixed ?? spec.default;
     if (spec.values.length && !spec.values.includes(value)) {
       throw new ConfigError(`expected one of ${spec.values.join(", ")}, got "${value}"`, key, "--score-option");
+    }
+    if (fixed !== undefined && value !== fixed) {
+      throw new ConfigError(
+        `this run answered with ${key}=${fixed}; the option shapes what the answerer was given, so only a new ` +
+          "`membench run` can change it",
+        key,
+        "--score-option",
+      );
     }
     out[key] = value;
   }
@@ -135,6 +157,12 @@ function scorerOptions(scorer: BenchmarkScorer, given: Record<string, string> = 
     }
   }
   return out;
+}
+
+/** Refuses unknown scoring options and values of a benchmark before a run spends anything. */
+export function checkScoreOptions(bench: string, given: Record<string, string> = {}): void {
+  const scorer = scorerFor(bench);
+  if (scorer) scorerOptions(scorer, given, given);
 }
 
 /** Scores records; probes are looked up by episode and probe id. */
@@ -214,6 +242,8 @@ export function applyScores(
     row.promptSet = judgeInfo.promptSet;
     row.judges = judgeInfo.judges;
     row.judge_failures = mine.reduce((n, s) => n + s.judgeFailures, 0);
+    if (row.judge_failures) row.judgeFailureRule = scorer.failedVerdictRule?.(ctx.options) ?? WORST_OUTCOME;
+    else delete row.judgeFailureRule;
     row.judgeFailureList = mine.flatMap((s) =>
       s.verdicts
         .filter((v) => !v.ok)
@@ -360,7 +390,8 @@ export async function scoreRun(dir: string, options: ScoreRunOptions = {}): Prom
       .filter((k) => typeof protocol[k] === "string")
       .map((k) => [k, protocol[k] as string]),
   );
-  const scoring = scorerOptions(scorer, { ...inherited, ...options.options });
+  const answered = (config.options.scoring as { options?: Record<string, string> } | undefined)?.options ?? {};
+  const scoring = scorerOptions(scorer, { ...inherited, ...options.options }, answered);
   // No judge is built when these options call none (LoCoMo without J), so the run names none.
   const { judges, models, reason } = callsJudge(scorer, scoring)
     ? buildJudges(options, config.options.llm)

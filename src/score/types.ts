@@ -28,7 +28,7 @@ export interface ProbeOutcome {
   /** Per-probe metric values, keyed as in summary.json (`accuracy`, `qa_score`, `fama`, …). */
   metrics: Record<string, number>;
   verdicts: VerdictRecord[];
-  /** Judge calls whose verdict could not be parsed (scored as the worst outcome). */
+  /** Judge calls whose verdict could not be used (counted as the scorer's `failedVerdictRule` says). */
   judgeFailures: number;
   /** Metrics that could not be computed for this probe and why (e.g. `{"mem_recall": "no gold memory"}`). */
   skipped?: Record<string, string>;
@@ -71,7 +71,16 @@ export interface ScorerOption {
   values: string[];
   default: string;
   help: string;
+  /**
+   * `answer`: the option shapes what the answerer is given (Memora's released
+   * harness quirks), so it takes effect in `membench run` and is fixed for the
+   * run; re-scoring cannot change it. Absent: a scoring option.
+   */
+  stage?: "answer";
 }
+
+/** How a judge verdict that could not be used counts, unless a scorer says otherwise. */
+export const WORST_OUTCOME = "scored as the worst outcome";
 
 export interface BenchmarkScorer {
   bench: string;
@@ -83,6 +92,8 @@ export interface BenchmarkScorer {
    */
   usesJudge?(options: Record<string, string>): boolean;
   options?: Record<string, ScorerOption>;
+  /** How a verdict that could not be used counts under these options, in words for reports (default `WORST_OUTCOME`). */
+  failedVerdictRule?(options: Record<string, string>): string;
   /** The label whose values stratify the bootstrap (the paper's category). */
   stratifyBy?: string;
   scoreProbe(input: ScoreInput, ctx: ScoreContext): Promise<ProbeOutcome>;

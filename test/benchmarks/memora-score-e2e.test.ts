@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { printScores } from "../../src/cli/commands/score.ts";
 import type { RunOutcome } from "../../src/run/runner.ts";
 import { startRun } from "../../src/run/runner.ts";
 import type { ScoredRow } from "../../src/score/score-run.ts";
@@ -68,6 +69,21 @@ function script(): string {
     });
   }
   return `${rules.map((r) => JSON.stringify(r)).join("\n")}\n`;
+}
+
+function captureStdout(f: () => void): string {
+  const write = process.stdout.write;
+  let out = "";
+  process.stdout.write = ((chunk: string | Uint8Array) => {
+    out += String(chunk);
+    return true;
+  }) as typeof process.stdout.write;
+  try {
+    f();
+  } finally {
+    process.stdout.write = write;
+  }
+  return out;
 }
 
 const close = (actual: number | null | undefined, expected: number, what: string) =>
@@ -205,5 +221,32 @@ describe("memora scoring end to end on the fixture", () => {
     assert.deepEqual(by.pref_books_authors_5, { mpa: 1, fama: 0.5, faa: 0 });
     const r = summary.results.find((x) => x.system === "bm25") as ScoredRow;
     close(r.tables![0]!.rows[0]!.cells["Rea W"], (100 * (1 / 3 + 1)) / 2, "Rea W (drop)");
+  });
+  it("re-scores with failed_verdicts=code: the malformed replies stay in the vote as 'unclear'", async () => {
+    // "I would lean towards yes but cannot be sure" holds "yes" and, inside "cannot", "no": the released
+    // parser reads it as "unclear", a valid vote for neither answer. So the food total's 1 yes of 3
+    // stays not met (drop made it 1 of 1), and every question scores as under worst.
+    const { scores: code, summary } = await scoreRun(outcome.dir, {
+      judges: JUDGES,
+      judgeLlm: `scripted:${file}`,
+      options: { failed_verdicts: "code" },
+    });
+    for (const s of code) {
+      const want = EXPECTED[s.probeId]!;
+      close(s.metrics.fama, want.fama, `${s.probeId} fama (code)`);
+      close(s.metrics.mpa, want.mpa, `${s.probeId} mpa (code)`);
+    }
+    const r = summary.results.find((x) => x.system === "bm25") as ScoredRow;
+    assert.equal(r.judge_failures, 5);
+    assert.match(r.judgeFailureRule ?? "", /left out of the vote when the call failed/);
+    const malformed = code.flatMap((s) => s.verdicts).filter((v) => !v.ok);
+    assert.ok(malformed.every((v) => v.reply === "I would lean towards yes but cannot be sure"));
+    // The score command says how they were counted, not "scored as the worst outcome".
+    const printed = captureStdout(() => printScores(summary));
+    assert.match(
+      printed,
+      /could not be parsed \(5, left out of the vote when the call failed, and read as the released/,
+    );
+    assert.doesNotMatch(printed, /worst outcome/);
   });
 });

@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { releasedReading } from "../../src/benchmarks/memora/judge-reply.ts";
 import { loadMemora } from "../../src/benchmarks/memora/load.ts";
 import {
   memoraTable3,
@@ -11,7 +12,7 @@ import {
   TABLE3_COLUMNS,
   TABLE5_COLUMNS,
 } from "../../src/benchmarks/memora/paper.ts";
-import { criterionSatisfied, famaScore, memoraScorer } from "../../src/benchmarks/memora/score.ts";
+import { criterionSatisfied, criterionVote, famaScore, memoraScorer } from "../../src/benchmarks/memora/score.ts";
 import { ConfigError } from "../../src/core/errors.ts";
 import { type Episode, Probe, type ProbeInput } from "../../src/core/model.ts";
 import { createChatModel } from "../../src/llm/create.ts";
@@ -101,11 +102,100 @@ describe("criterionSatisfied (majority of judges)", () => {
     assert.equal(criterionSatisfied([], "no"), false);
   });
 
-  it("with failed_verdicts=drop leaves failures out, as the released code does", () => {
+  it("with failed_verdicts=drop leaves every failure out, unparsable replies included", () => {
     assert.equal(criterionSatisfied([verdict("no"), verdict(undefined), verdict(undefined)], "no", "drop"), true);
     assert.equal(criterionSatisfied([verdict("no"), verdict(undefined), verdict(undefined)], "no", "worst"), false);
     assert.equal(criterionSatisfied([verdict(undefined), verdict(undefined)], "no", "drop"), false);
     assert.equal(criterionSatisfied([verdict("no"), verdict(undefined), verdict("yes")], "no", "drop"), false);
+  });
+});
+
+describe("releasedReading: the released evaluator's parse of one judge reply (failed_verdicts=code)", () => {
+  const cases: Array<[string, string, ReturnType<typeof releasedReading>]> = [
+    ["a JSON verdict", '{"answer": "yes", "confidence": 0.9, "explanation": "listed"}', "yes"],
+    ["answer case and spaces", '{"answer": " No ", "explanation": "absent"}', "no"],
+    ["a fenced verdict", '```json\n{"answer": "no", "explanation": "x"}\n```', "no"],
+    [
+      "an answer that is not yes/no, inferred from the explanation",
+      '{"answer": "partly", "explanation": "Yes, listed"}',
+      "yes",
+    ],
+    // "not" holds "no": a plain substring test, as released.
+    ["the substring 'no' inside 'not'", '{"answer": "maybe", "explanation": "It is not listed"}', "no"],
+    ["both words in the explanation", '{"answer": "maybe", "explanation": "Yes and no"}', "unclear"],
+    ["neither word in the explanation", '{"answer": "", "explanation": "Hard to say"}', "unclear"],
+    ["a missing answer", '{"explanation": "yes"}', "yes"],
+    ["plain text with 'no' only", "No, the response does not mention it.", "no"],
+    ["plain text with 'yes' only", "YES - it is there", "yes"],
+    ["plain text with both", "Yes it mentions the task but not the date", "unclear"],
+    ["'cannot' holds 'no'", "I cannot tell", "no"],
+    ["plain text with neither", "I am unsure", "unclear"],
+    ["an empty reply", "", "unclear"],
+    // json.loads takes the whole reply: a verdict inside prose is read as prose.
+    ["JSON after prose", 'Verdict: {"answer": "yes", "explanation": "it is listed"}', "yes"],
+    ["JSON after prose holding both words", 'Verdict: {"answer": "yes", "explanation": "no date"}', "unclear"],
+    // The released parser raises on these, and the judge is left out.
+    ["JSON that is not an object", '["yes"]', "error"],
+    ["an answer that is not a string", '{"answer": true}', "error"],
+    ["a null answer", '{"answer": null, "explanation": "yes"}', "error"],
+    ["a confidence that is not a number", '{"answer": "yes", "confidence": "high"}', "error"],
+    ["a null confidence", '{"answer": "yes", "confidence": null}', "error"],
+    ["a numeric string confidence is a number", '{"answer": "yes", "confidence": "0.8"}', "yes"],
+    ["a non-string explanation, when it is read", '{"answer": "unsure", "explanation": 3}', "error"],
+    ["a non-string explanation, when it is not read", '{"answer": "no", "explanation": 3}', "no"],
+  ];
+  for (const [name, reply, expected] of cases) {
+    it(name, () => assert.equal(releasedReading(reply), expected));
+  }
+});
+
+/** A verdict as `judgeOnce` records it: parsed or not, with the reply text the judge sent. */
+function replied(
+  reply: string | undefined,
+  parsed?: "yes" | "no",
+): VerdictRecord & { value?: { answer: "yes" | "no"; reason: string } } {
+  const base = { judge: "j", sample: 0, template: "memora/criterion", templateHash: "h", promptSet: "membench" };
+  if (parsed)
+    return { ...base, ok: true, value: { answer: parsed, reason: "" }, ...(reply === undefined ? {} : { reply }) };
+  return reply === undefined
+    ? { ...base, ok: false, failure: "HTTP 503 from the endpoint" }
+    : { ...base, ok: false, failure: "unusable", reply };
+}
+
+describe("criterionSatisfied with failed_verdicts=code (the released evaluator)", () => {
+  it("keeps an unparsable reply in the vote, read from its wording", () => {
+    const plainNo = replied("No, it does not mention Jules Verne.");
+    assert.equal(criterionVote(plainNo, "code"), "no");
+    assert.equal(criterionSatisfied([plainNo], "no", "code"), true);
+    // membench's own rules count the same reply as a failure.
+    assert.equal(criterionSatisfied([plainNo], "no", "worst"), false);
+    assert.equal(criterionSatisfied([plainNo], "no", "drop"), false);
+  });
+
+  it("leaves out only a judge whose call failed or whose reply the released parser raises on", () => {
+    const transport = replied(undefined);
+    assert.equal(criterionVote(transport, "code"), undefined);
+    assert.equal(criterionSatisfied([replied('{"answer":"yes"}', "yes"), transport], "yes", "code"), true);
+    assert.equal(criterionSatisfied([replied('{"answer":"yes"}', "yes"), replied("[1]")], "yes", "code"), true);
+    assert.equal(criterionSatisfied([transport, transport], "yes", "code"), false);
+  });
+
+  it("counts 'unclear' as a valid vote for neither answer", () => {
+    const unclear = replied("Hard to tell from the response.");
+    assert.equal(criterionVote(unclear, "code"), "unclear");
+    // 1 correct of 2 valid: not a strict majority.
+    assert.equal(criterionSatisfied([replied('{"answer":"yes"}', "yes"), unclear], "yes", "code"), false);
+    assert.equal(criterionSatisfied([replied('{"answer":"yes"}', "yes"), unclear], "yes", "drop"), true);
+    assert.equal(criterionSatisfied([unclear], "no", "code"), false);
+  });
+
+  it("reads a usable reply's text, not membench's parse of it", () => {
+    // Our parser finds the JSON inside the prose; the released one reads the prose.
+    const prose = replied('Verdict: {"answer": "no", "reason": "yes, a deleted item is listed"}', "no");
+    assert.equal(criterionVote(prose, "worst"), "no");
+    assert.equal(criterionVote(prose, "code"), "unclear");
+    // A verdict stored without its reply votes its parsed answer.
+    assert.equal(criterionVote(replied(undefined, "yes"), "code"), "yes");
   });
 });
 
@@ -219,6 +309,60 @@ describe("memoraScorer.scoreProbe", () => {
     assert.equal(out.metrics.faa, undefined);
     assert.match(out.skipped?.faa ?? "", /no forgetting criteria/);
     assert.equal(out.judgeFailures, 1);
+  });
+
+  it("failed_verdicts=code keeps a non-JSON reply in the vote, as the released code does (drop does not)", async () => {
+    // One judge answers the forgetting criterion in prose. The released parser reads "no" from it: the
+    // criterion is met and FAMA is 1. Dropping the reply (`drop`) or counting it as "not met"
+    // (`worst`) both give 1 − ½·1 = 0.5: the gap the issue measured as FAMA 17.73 → 21.63.
+    const rules = [
+      { role: "judge", match: "preference for Ursula", reply: yes },
+      { role: "judge", match: "preference for Jules Verne", reply: "No, it does not mention him." },
+    ];
+    const p = probe("pref_books_general_5");
+    const score = (failed: string) =>
+      memoraScorer.scoreProbe(
+        { record: record(p, { answer: bookAnswer }), probe: p, episode },
+        ctx(judges(rules, ["judge-a"]), { failed_verdicts: failed }),
+      );
+    const code = await score("code");
+    assert.deepEqual(code.metrics, { mpa: 1, fama: 1, faa: 1 });
+    assert.equal(code.judgeFailures, 1, "still a verdict membench could not parse");
+    const failed = code.verdicts.find((v) => !v.ok);
+    assert.equal(failed?.reply, "No, it does not mention him.");
+    assert.match(failed?.failure ?? "", /no repair asked/, "one reply per call, as the released code reads it");
+    assert.ok(
+      code.verdicts.every((v) => typeof v.reply === "string"),
+      "every reply is kept for the released reading",
+    );
+    assert.deepEqual((await score("drop")).metrics, { mpa: 1, fama: 0.5, faa: 0 });
+    assert.deepEqual((await score("worst")).metrics, { mpa: 1, fama: 0.5, faa: 0 });
+  });
+
+  it("failed_verdicts=code leaves out a judge whose call failed, and the others decide", async () => {
+    // judge-b has no rule, so each of its calls fails before any reply.
+    const rules = [
+      { role: "judge", model: "judge-a", match: "preference for Ursula", reply: yes },
+      { role: "judge", model: "judge-a", match: "preference for Jules Verne", reply: "It is not mentioned" },
+      { role: "judge", model: "judge-c", reply: '{"answer": "maybe", "explanation": "no sign of it"}' },
+    ];
+    const p = probe("pref_books_general_5");
+    const out = await memoraScorer.scoreProbe(
+      { record: record(p, { answer: bookAnswer }), probe: p, episode },
+      ctx(judges(rules, ["judge-a", "judge-b", "judge-c"]), { failed_verdicts: "code" }),
+    );
+    // Le Guin: a yes, c "no" (from "no sign") → 1 of 2, not met. Verne: a "no", c "no" → met.
+    assert.deepEqual(out.metrics, { mpa: 0, fama: 0, faa: 1 });
+    const b = out.verdicts.filter((v) => v.judge === "judge-b");
+    assert.equal(b.length, 2);
+    assert.ok(b.every((v) => !v.ok && v.reply === undefined));
+  });
+
+  it("says how failed verdicts were counted under each option", () => {
+    const rule = (failed: string) => memoraScorer.failedVerdictRule?.({ failed_verdicts: failed });
+    assert.equal(rule("worst"), "scored as the worst outcome");
+    assert.match(rule("drop") ?? "", /^left out of the vote/);
+    assert.match(rule("code") ?? "", /call failed.*read as the released code reads them/);
   });
 
   it("votes over judges × samples", async () => {

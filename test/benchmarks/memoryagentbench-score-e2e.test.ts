@@ -14,8 +14,7 @@ import { memoryagentbenchScorer } from "../../src/benchmarks/memoryagentbench/sc
 import { createChatModel } from "../../src/llm/create.ts";
 import { readRecords, startRun } from "../../src/run/runner.ts";
 import { PromptSet } from "../../src/score/prompts.ts";
-import type { ScoredRow } from "../../src/score/score-run.ts";
-import { scoreRecords } from "../../src/score/score-run.ts";
+import { type ScoredRow, scoreRecords, scoreRun } from "../../src/score/score-run.ts";
 import type { ScoreContext } from "../../src/score/types.ts";
 import { fixture } from "../support/shared-data.ts";
 
@@ -114,7 +113,7 @@ describe("memoryagentbench scoring end to end on the fixture", () => {
     close(m["detective_qa/em"], 50, "DetQA");
     // Strict classification: "label: 12" is wrong, "3" is right.
     close(m["icl_banking77_5900shot_balance/em"], 50, "BANKING77");
-    // Movie ids cannot be named without entity2id.json, which the run's options cannot carry yet.
+    // Movie ids cannot be named without entity2id.json: the run was given none, and none lies beside the data.
     assert.equal(m["recsys_redial_full/recall@5"], undefined);
     close(m["SH-QA"], 50, "SH-QA column");
     close(m["LME(S*)"], 50, "LME column");
@@ -180,5 +179,12 @@ describe("memoryagentbench scoring end to end on the fixture", () => {
       scores.reduce((n, s) => n + s.judgeFailures, 0),
       1,
     );
+  });
+
+  it("takes the catalog's path from --score-option entity2id=PATH", async () => {
+    const { scores } = await scoreRun(dir, { options: { entity2id: catalog } });
+    const recsys = scores.find((s) => s.labels.sub_dataset === "recsys_redial_full")!;
+    assert.deepEqual(recsys.metrics, { "recall@1": 1 / 3, "recall@5": 2 / 3, "recall@10": 1 });
+    assert.equal(JSON.parse(readFileSync(join(dir, "scoring.json"), "utf8")).options.entity2id, catalog);
   });
 });

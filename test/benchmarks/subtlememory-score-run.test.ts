@@ -123,9 +123,15 @@ describe("SubtleMemory scoring end to end on the fixture", () => {
     assert.equal(oracle.metrics.accuracy, 6 / 8);
     assert.equal(perfect.metrics.accuracy, 5 / 8);
     assert.equal(standard.metrics.accuracy, 5 / 8);
-    // em = answer equals an accepted reference: default B C D E G.
-    assert.equal(standard.metrics.em, 5 / 8);
-    assert.equal(oracle.metrics.em, 5 / 8); // A B C D E (G was judged)
+    // em_any = answer equals an accepted reference: default B C D E G; oracle A B C D E (G was judged).
+    assert.equal(standard.metrics.em_any, 5 / 8);
+    assert.equal(oracle.metrics.em_any, 5 / 8);
+    assert.equal(perfect.metrics.em_any, 4 / 8); // C E F H
+    // em = the released exact_match, against golden_answer (the first accepted reference) only: default
+    // B "The ferry" is the second reference of "A ferry", so C D E G; oracle A B C D E; perfect C E F H.
+    assert.equal(standard.metrics.em, 4 / 8);
+    assert.equal(oracle.metrics.em, 5 / 8);
+    assert.equal(perfect.metrics.em, 4 / 8);
     for (const r of [oracle, perfect, standard]) {
       assert.equal(r.judge_failures, 0);
       assert.ok(!r.skipped.includes("judge"));
@@ -263,6 +269,7 @@ describe("SubtleMemory scoring end to end on the fixture", () => {
     const r = row(bare.summary.results as ScoredRow[], "none", "default");
     assert.equal("accuracy" in r.metrics, false);
     assert.equal("em" in r.metrics, false);
+    assert.equal("em_any" in r.metrics, false);
     assert.ok(r.skipped.includes("answer"));
     assert.ok(r.skipped.includes("judge"));
   });

@@ -13,6 +13,7 @@ import {
 } from "../../src/benchmarks/subtlememory/paper.ts";
 import {
   exactReferenceVerdict,
+  goldenExactMatch,
   guidanceKeys,
   judgeVars,
   normalizeReference,
@@ -81,13 +82,24 @@ describe("SubtleMemory exact-match bypass", () => {
     assert.equal(exactReferenceVerdict("   ", [""], [""]), undefined);
   });
 
+  it("em is the released exact_match: golden_answer (the first accepted reference) only, same normalisation", () => {
+    assert.equal(goldenExactMatch("  a FERRY ", ["A ferry", "The ferry"]), 1);
+    assert.equal(goldenExactMatch("The ferry", ["A ferry", "The ferry"]), 0);
+    assert.equal(goldenExactMatch("A ferry.", ["A ferry"]), 0);
+    assert.equal(goldenExactMatch("", ["A ferry"]), 0);
+  });
+
   it("decides without calling any judge: a script with no rules is never asked", async () => {
     const ctx = judges(script([]), ["judge-a"]);
+    // "The ferry" is the second accepted reference: right, and an exact match of an accepted reference
+    // (em_any), but not of golden_answer, the first one ("A ferry"), which is all the official em compares.
     const right = await score(probe(AO), { answer: "the  FERRY" }, ctx);
-    assert.deepEqual(right.metrics, { accuracy: 1, em: 1 });
+    assert.deepEqual(right.metrics, { accuracy: 1, em: 0, em_any: 1 });
+    const golden = await score(probe(AO), { answer: "a  Ferry" }, ctx);
+    assert.deepEqual(golden.metrics, { accuracy: 1, em: 1, em_any: 1 });
     assert.equal(right.verdicts.length, 0);
     const wrong = await score(probe(AO), { answer: "A tunnel train" }, ctx);
-    assert.deepEqual(wrong.metrics, { accuracy: 0, em: 0 });
+    assert.deepEqual(wrong.metrics, { accuracy: 0, em: 0, em_any: 0 });
     assert.equal(wrong.verdicts.length, 0);
     assert.equal(wrong.judgeFailures, 0);
   });
@@ -183,7 +195,7 @@ describe("SubtleMemory per-probe scoring", () => {
   it("scores CORRECT and WRONG verdicts and keeps each verdict", async () => {
     const ctx = judges(file(), ["judge-a"]);
     const right = await score(probe(ME), { answer }, ctx);
-    assert.deepEqual(right.metrics, { accuracy: 1, em: 0 });
+    assert.deepEqual(right.metrics, { accuracy: 1, em: 0, em_any: 0 });
     assert.equal(right.verdicts.length, 1);
     assert.equal(right.verdicts[0]!.ok, true);
     assert.equal(right.verdicts[0]!.judge, "judge-a");
@@ -191,7 +203,7 @@ describe("SubtleMemory per-probe scoring", () => {
     assert.equal(right.verdicts[0]!.promptSet, "membench");
     assert.deepEqual(right.verdicts[0]!.value, { label: "CORRECT", reason: "matches" });
     const wrong = await score(probe(ME), { answer: "Beefsteak please" }, ctx);
-    assert.deepEqual(wrong.metrics, { accuracy: 0, em: 0 });
+    assert.deepEqual(wrong.metrics, { accuracy: 0, em: 0, em_any: 0 });
   });
 
   it("counts an unparseable or off-scale verdict as a failure scored WRONG", async () => {
@@ -211,6 +223,7 @@ describe("SubtleMemory per-probe scoring", () => {
     assert.deepEqual(none.metrics, {});
     assert.equal(none.skipped?.accuracy, "no answer: no model configured");
     assert.equal(none.skipped?.em, "no answer: no model configured");
+    assert.equal(none.skipped?.em_any, "no answer: no model configured");
     const skipped = await score(probe(ME), { status: "skipped", skipReason: "no readback" }, ctx);
     assert.deepEqual(skipped.metrics, {});
     assert.match(skipped.skipped?.accuracy ?? "", /no readback/);
@@ -218,13 +231,15 @@ describe("SubtleMemory per-probe scoring", () => {
 
   it("scores a failed answer call as wrong and says why", async () => {
     const out = await score(probe(ME), { answerError: "HTTP 500" }, judges(file(), ["judge-a"]));
-    assert.deepEqual(out.metrics, { accuracy: 0, em: 0 });
+    assert.deepEqual(out.metrics, { accuracy: 0, em: 0, em_any: 0 });
     assert.match(out.skipped?.answer ?? "", /HTTP 500/);
   });
 
   it("without a judge computes the exact match only and skips accuracy", async () => {
     const out = await score(probe(AO), { answer: "A ferry" }, { options: {} });
-    assert.deepEqual(out.metrics, { em: 1 });
+    assert.deepEqual(out.metrics, { em: 1, em_any: 1 });
+    const second = await score(probe(AO), { answer: "The ferry" }, { options: {} });
+    assert.deepEqual(second.metrics, { em: 0, em_any: 1 });
     assert.equal(out.skipped?.accuracy, "no judge configured");
   });
 });

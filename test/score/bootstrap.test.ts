@@ -116,3 +116,142 @@ describe("strata of one item", () => {
     assert.deepEqual(strataGroups([1, 2, 3], ["a", "a", "a"]), [[1, 2, 3]]);
   });
 });
+
+/**
+ * Values computed independently by test/fixtures/bootstrap/reference.py, a
+ * Python implementation written from the definitions that shares only the
+ * PRNG (mulberry32), so its resamples are the same draws. Floats are compared
+ * exactly: the same draws summed in the same order give the same doubles.
+ */
+describe("paired bootstrap against an independent implementation", () => {
+  it("gives the reference's Δ, 95% CI and two-sided p on small inputs", () => {
+    assert.deepEqual(pairedBootstrap([0, 0, 0], [1, 1, 0]), {
+      delta: 0.6666666666666666,
+      ci: [0.32500000000000756, 1],
+      p: 0.05194805194805195,
+    });
+    assert.deepEqual(pairedBootstrap([1, 0, 1, 0, 1], [1, 1, 1, 1, 0]), {
+      delta: 0.2,
+      ci: [-0.4, 0.8],
+      p: 0.6993006993006993,
+    });
+    assert.deepEqual(pairedBootstrap([0.2, 0.5, 0.1, 0.9], [0.4, 0.4, 0.6, 0.8], { iterations: 200, seed: 7 }), {
+      delta: 0.12500000000000003,
+      ci: [-0.09999999999999998, 0.35],
+      p: 0.30845771144278605,
+    });
+  });
+
+  it("never reports p = 0 from finitely many resamples: the smallest is 2 / (B + 1)", () => {
+    // Every one of the 1000 resampled differences is above 0.
+    const r = pairedBootstrap(Array(10).fill(0), [...Array(9).fill(1), 0]);
+    assert.deepEqual(r.ci, [0.7, 1]);
+    assert.equal(r.p, 2 / 1001);
+  });
+
+  it("is two-sided: swapping A and B mirrors the CI and keeps p", () => {
+    const a = [0.2, 0.5, 0.1, 0.9, 0.3];
+    const b = [0.4, 0.4, 0.6, 0.8, 0.7];
+    const ab = pairedBootstrap(a, b);
+    const ba = pairedBootstrap(b, a);
+    close(ba.delta, -ab.delta, 1e-12);
+    close(ba.ci[0], -ab.ci[1], 1e-12);
+    close(ba.ci[1], -ab.ci[0], 1e-12);
+    assert.equal(ba.p, ab.p);
+  });
+
+  it("converges to the exact bootstrap p from enumerating all n^n resamples", () => {
+    // diffs → exact 2·min(P(mean* ≤ 0), P(mean* ≥ 0)) over the n^n equally likely resamples.
+    // [1, 1, −1]: mean* ≤ 0 needs two or three draws of the last item: (6 + 1)/27, so p = 14/27. A
+    // one-sided p would be 7/27; a resampler that never drew the last item would give p ≈ 0.
+    const cases: Array<[number[], number, number]> = [
+      [[1, 1, -1], 14 / 27, 0.5167741612919354],
+      [[0, 0, 1], 16 / 27, 0.5994700264986751], // mean* ≤ 0 only when all three draws are zeros: (2/3)³
+      [[2, -1, -1, 1], 13 / 16, 0.8127593620318984],
+    ];
+    for (const [diffs, exact, reference] of cases) {
+      const { p } = pairedBootstrap(
+        diffs.map(() => 0),
+        diffs,
+        { iterations: 20_000 },
+      );
+      assert.equal(p, reference, `${diffs}: the reference implementation's p`);
+      // Monte Carlo error of a doubled share from 20,000 draws: 2·√(¼/20000) ≈ 0.007.
+      close(p, exact, 0.02);
+    }
+  });
+});
+
+describe("bootstrap CIs against an independent implementation", () => {
+  it("gives the reference's percentile CI, pooled and stratified", () => {
+    assert.deepEqual(bootstrapMeanCI([1, 0, 1, 1, 0]), [0.2, 1]);
+    assert.deepEqual(
+      bootstrapMeanCI([1, 0, 1, 0.5, 0.25], ["a", "a", "a", "b", "b"], { iterations: 500, seed: 3 }),
+      [0.15, 0.8],
+    );
+  });
+});
+
+/** A standard normal draw (Box–Muller) from the uniform stream `r`. */
+const normal = (r: () => number) => Math.sqrt(-2 * Math.log(1 - r())) * Math.cos(2 * Math.PI * r());
+const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+describe("the 95% level", () => {
+  it("gives intervals as wide as ±1.96 standard errors on a large sample, where 90% and 99% do not", () => {
+    const r = rng(2024);
+    const data = Array.from({ length: 400 }, () => (r() < 0.3 ? 1 : 0));
+    const m = mean(data);
+    const z95 = 2 * 1.959964 * Math.sqrt((m * (1 - m)) / data.length);
+    const ratio = (level?: number) => {
+      const [lo, hi] = bootstrapMeanCI(data, undefined, { iterations: 2000, ...(level ? { level } : {}) });
+      const stat = bootstrapStatCI(data, undefined, (s) => ({ mean: mean(s) }), {
+        iterations: 2000,
+        ...(level ? { level } : {}),
+      }).mean!;
+      assert.equal(stat[1] - stat[0], hi - lo, "bootstrapStatCI of the mean is bootstrapMeanCI");
+      return (hi - lo) / z95;
+    };
+    // The bootstrap standard error is √((n−1)/n) of the textbook one, so a little under 1.
+    const r95 = ratio();
+    assert.ok(r95 > 0.95 && r95 < 1.02, `95%: ${r95}`);
+    assert.ok(ratio(0.9) < 0.9, "a 90% interval is narrower (1.645/1.96 = 0.84)");
+    assert.ok(ratio(0.99) > 1.2, "a 99% interval is wider (2.576/1.96 = 1.31)");
+  });
+
+  it("covers the true mean about 95% of the time on normal samples", () => {
+    const coverage = (level: number) => {
+      const r = rng(99);
+      let covered = 0;
+      const trials = 600;
+      for (let k = 0; k < trials; k++) {
+        const xs = Array.from({ length: 60 }, () => normal(r));
+        const [lo, hi] = bootstrapMeanCI(xs, undefined, { level, seed: k + 1 });
+        if (lo <= 0 && 0 <= hi) covered++;
+      }
+      return covered / trials;
+    };
+    // 600 trials: a coverage's standard error is about 0.009. Percentile intervals run a little short at n = 60.
+    const c95 = coverage(0.95);
+    assert.ok(c95 > 0.925 && c95 < 0.97, `95% coverage ${c95}`);
+    assert.ok(coverage(0.9) < 0.925, "a 90% interval covers less");
+  });
+
+  it("paired bootstrap: p ≤ 0.05 about 5% of the time when there is no difference", () => {
+    const r = rng(7);
+    let twoSided = 0;
+    let halved = 0;
+    const trials = 600;
+    for (let k = 0; k < trials; k++) {
+      const a = Array.from({ length: 100 }, () => normal(r));
+      const b = Array.from({ length: 100 }, () => normal(r));
+      const { p, ci } = pairedBootstrap(a, b, { iterations: 500, seed: k + 1 });
+      if (p <= 0.05) twoSided++;
+      if (p / 2 <= 0.05) halved++;
+      // The CI excludes 0 exactly when the two-sided p is small.
+      if (ci[0] > 0 || ci[1] < 0) assert.ok(p <= 0.06, `CI ${ci} excludes 0 but p = ${p}`);
+    }
+    // Standard error ≈ 0.009 at 5%; a one-sided p (the halved one) rejects about 10% of the time.
+    assert.ok(twoSided / trials > 0.025 && twoSided / trials < 0.075, `two-sided rejections ${twoSided / trials}`);
+    assert.ok(halved / trials > 0.075, `one-sided rejections ${halved / trials}`);
+  });
+});

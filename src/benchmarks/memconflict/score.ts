@@ -18,18 +18,21 @@
  */
 import { z } from "zod";
 import type { Probe } from "../../core/model.ts";
+import { parseJsonReply } from "../../llm/structured.ts";
 import type { ProbeRecord, RetrievedRecord } from "../../run/record.ts";
 import { type JudgeCall, judgeAll, majority, type VerdictRecord } from "../../score/judge.ts";
 import { firstSupportRank, rankUnits, sehFromRank, srsFromRank } from "../../score/retrieval.ts";
-import type {
-  BenchmarkScorer,
-  PaperTable,
-  ProbeOutcome,
-  ProbeScore,
-  ScoreContext,
-  ScoreInput,
+import {
+  type BenchmarkScorer,
+  type PaperTable,
+  type ProbeOutcome,
+  type ProbeScore,
+  type ScoreContext,
+  type ScoreInput,
+  WORST_OUTCOME,
 } from "../../score/types.ts";
 import { BENCHMARK_ID, type ConflictKind } from "./format.ts";
+import { fallbackVerdict, type ReleasedVerdict, releasedVerdict } from "./released-judge.ts";
 
 export const CONFLICT_KINDS: readonly ConflictKind[] = ["dynamic", "static", "conditional"];
 /** Depths of the K sweep (spec §6.2); the judge sees the top 5 once. */
@@ -62,6 +65,12 @@ export interface MemconflictVerdict {
 }
 
 export type AaMode = "paper" | "code";
+/** `paper`: a rank past the listed items supports nothing (0); `code`: any rank 1..5 stands, as released. */
+export type RankMode = "paper" | "code";
+/** `worst`: an unusable verdict scores the worst outcome; `code`: it is read the released way (`released-judge.ts`). */
+export type JudgeFailureMode = "worst" | "code";
+/** `judge`: an empty answer is judged like any other; `code`: every metric 0 with no judge call, as released. */
+export type EmptyAnswerMode = "judge" | "code";
 
 /** AA of one verdict on the chosen scale. */
 export function aaOnScale(raw: number, kind: ConflictKind, mode: AaMode): number {
@@ -129,11 +138,38 @@ function judgeCall(kind: ConflictKind, probe: Probe, record: ProbeRecord): Judge
 }
 
 type Verdicts = ReadonlyArray<VerdictRecord & { value?: MemconflictVerdict }>;
+/** What each verdict says once the `judge_failure` rule is applied; undefined scores the worst outcome. */
+type Readings = ReadonlyArray<ReleasedVerdict | undefined>;
 
-/** Majority over judges × samples of one field; failures count as `worst`, ties go to the worse value. */
-function vote(verdicts: Verdicts, field: (v: MemconflictVerdict) => number, worst: number): number {
+/**
+ * Each verdict's values. A usable verdict as parsed. An unusable one is the
+ * worst outcome (`worst`), or under `code` what the released scorer makes of
+ * it: its JSON object read leniently, else the rule-based fallback from the
+ * gold and the answer (also when the call itself failed).
+ */
+export function readVerdicts(
+  verdicts: Verdicts,
+  kind: ConflictKind,
+  mode: JudgeFailureMode,
+  gold: string,
+  answer: string,
+): Readings {
+  return verdicts.map((v) => {
+    if (v.ok && v.value) return v.value;
+    if (mode !== "code") return undefined;
+    const parsed = v.reply === undefined ? undefined : parseJsonReply(v.reply);
+    const json = parsed?.ok ? parsed.value : undefined;
+    if (json !== null && typeof json === "object" && !Array.isArray(json)) {
+      return releasedVerdict(json as Record<string, unknown>, kind, JUDGE_DEPTH);
+    }
+    return fallbackVerdict(kind, gold, answer);
+  });
+}
+
+/** Majority over judges × samples of one field; the worst outcome where there is no reading, ties to the worse value. */
+function vote(readings: Readings, field: (v: ReleasedVerdict) => number, worst: number): number {
   return majority(
-    verdicts.map((v) => (v.ok && v.value ? field(v.value) : worst)),
+    readings.map((v) => (v ? field(v) : worst)),
     worst,
   );
 }
@@ -141,12 +177,14 @@ function vote(verdicts: Verdicts, field: (v: MemconflictVerdict) => number, wors
 /**
  * The voted first-support rank. Rank 0 (not found) is the worst and a deeper
  * rank is worse than a shallower one, so ranks are voted as 1 + depth − r and
- * mapped back. A rank past the listed items points at nothing and becomes 0.
+ * mapped back. Under `rank=paper` a rank past the listed items points at
+ * nothing and becomes 0; under `rank=code` any rank 1..5 stands, as the
+ * released `parse_support_rank` keeps it.
  */
-function voteRank(verdicts: Verdicts, listed: number): number {
-  const depth = Math.min(JUDGE_DEPTH, listed);
+function voteRank(readings: Readings, listed: number, mode: RankMode): number {
+  const depth = mode === "code" ? JUDGE_DEPTH : Math.min(JUDGE_DEPTH, listed);
   const toScore = (r: number) => (r >= 1 && r <= depth ? 1 + depth - r : 0);
-  const score = vote(verdicts, (v) => toScore(v.first_support_rank), 0);
+  const score = vote(readings, (v) => toScore(v.first_support_rank), 0);
   return score === 0 ? 0 : 1 + depth - score;
 }
 
@@ -155,6 +193,31 @@ const ANSWERED = ["aa", "eug", "rf", "uf"];
 
 function diagnosticKey(kind: ConflictKind): "uocs" | "crs" | undefined {
   return kind === "dynamic" ? "uocs" : kind === "static" ? "crs" : undefined;
+}
+
+function option<T extends string>(ctx: ScoreContext, key: string, code: T, fallback: T): T {
+  return ctx.options[key] === code ? code : fallback;
+}
+
+/** Every metric of the question 0, with no judge call: the released scorer's `missing_answer`. */
+function emptyAnswerOutcome(kind: ConflictKind, metrics: Record<string, number>): ProbeOutcome {
+  metrics.support_rank = 0;
+  for (const k of SUPPORT_KS) {
+    metrics[`seh@${k}`] = 0;
+    metrics[`srs@${k}`] = 0;
+  }
+  metrics.aa = 0;
+  const diagnostic = diagnosticKey(kind);
+  if (diagnostic) metrics[diagnostic] = 0;
+  Object.assign(metrics, diagnosticsOf(0, 0));
+  return {
+    metrics,
+    verdicts: [],
+    judgeFailures: 0,
+    skipped: {
+      answer: "empty answer: every metric 0 and no judge call, as the released scorer does (empty_answer=code)",
+    },
+  };
 }
 
 export async function scoreMemconflictProbe(input: ScoreInput, ctx: ScoreContext): Promise<ProbeOutcome> {
@@ -171,14 +234,21 @@ export async function scoreMemconflictProbe(input: ScoreInput, ctx: ScoreContext
   }
   const diagnostic = diagnosticKey(kind);
   const judged = diagnostic ? [...JUDGED, diagnostic] : JUDGED;
+  if (record.answer === "" && option<EmptyAnswerMode>(ctx, "empty_answer", "code", "judge") === "code") {
+    return emptyAnswerOutcome(kind, metrics);
+  }
   if (!ctx.judge) {
     for (const key of judged) skipped[key] = "no judge configured";
     return { metrics, verdicts: [], judgeFailures: 0, skipped };
   }
 
-  const verdicts = await judgeAll(judgeCall(kind, probe, record), ctx.judge);
+  const failureMode = option<JudgeFailureMode>(ctx, "judge_failure", "code", "worst");
+  // The released scorer reads a single reply, with no repair request after an unusable one.
+  const call = { ...judgeCall(kind, probe, record), ...(failureMode === "code" ? { repair: false } : {}) };
+  const verdicts = await judgeAll(call, ctx.judge);
   const judgeFailures = verdicts.filter((v) => !v.ok).length;
-  const rank = voteRank(verdicts, record.retrieved.length);
+  const readings = readVerdicts(verdicts, kind, failureMode, probe.gold.answers[0] ?? "", record.answer ?? "");
+  const rank = voteRank(readings, record.retrieved.length, option<RankMode>(ctx, "rank", "code", "paper"));
   metrics.support_rank = rank;
   for (const k of SUPPORT_KS) {
     metrics[`seh@${k}`] = sehFromRank(rank, k);
@@ -196,10 +266,10 @@ export async function scoreMemconflictProbe(input: ScoreInput, ctx: ScoreContext
     skipped.answer = `the answer call failed (${record.answerError}); scored as a wrong answer`;
   }
 
-  const mode: AaMode = ctx.options.aa === "code" ? "code" : "paper";
-  const aa = answered ? vote(verdicts, (v) => aaOnScale(v.aa, kind, mode), 0) : 0;
+  const mode = option<AaMode>(ctx, "aa", "code", "paper");
+  const aa = answered ? vote(readings, (v) => aaOnScale(v.aa, kind, mode), 0) : 0;
   metrics.aa = aa;
-  if (diagnostic) metrics[diagnostic] = answered ? vote(verdicts, (v) => v[diagnostic] ?? 0, 0) : 0;
+  if (diagnostic) metrics[diagnostic] = answered ? vote(readings, (v) => v[diagnostic] ?? 0, 0) : 0;
   Object.assign(metrics, diagnosticsOf(aa, metrics[`seh@${MAIN_K}`] as number));
   return { metrics, verdicts, judgeFailures, ...(Object.keys(skipped).length ? { skipped } : {}) };
 }
@@ -358,6 +428,13 @@ export function memconflictTables(scores: readonly ProbeScore[], ctx: ScoreConte
   }));
 }
 
+const FAILURE_RULES: Record<JudgeFailureMode, string> = {
+  worst: `${WORST_OUTCOME} (AA 0, rank 0 = not found, UOCS/CRS 0)`,
+  code:
+    "read as the released scorer reads them: a JSON object in the reply leniently (AA snapped, ranks past 5 " +
+    "as 0), else its rule-based fallback (AA from token overlap, UOCS/CRS from marker words, rank 0)",
+};
+
 export const memconflictScorer: BenchmarkScorer = {
   bench: BENCHMARK_ID,
   needsJudge: true,
@@ -367,7 +444,23 @@ export const memconflictScorer: BenchmarkScorer = {
       default: "paper",
       help: "paper: binary answer accuracy (Eq. 11), a half-credit verdict counts as wrong; code: the released scorer's 0 / 0.5 / 1 for dynamic and static questions",
     },
+    rank: {
+      values: ["paper", "code"],
+      default: "paper",
+      help: "paper: a judged support rank past the listed items supports nothing (not found); code: any rank 1..5 stands, as the released parse_support_rank keeps it",
+    },
+    judge_failure: {
+      values: ["worst", "code"],
+      default: "worst",
+      help: "worst: a verdict that cannot be used scores AA 0, rank 0, UOCS/CRS 0; code: the released scorer's handling (its JSON read leniently with AA snapped ≥0.75 → 1, ≥0.25 → 0.5; else the rule-based fallback: token overlap, marker words, SEH 0)",
+    },
+    empty_answer: {
+      values: ["judge", "code"],
+      default: "judge",
+      help: "judge: an empty answer is judged like any other; code: every metric 0 and no judge call, as the released scorer does",
+    },
   },
+  failedVerdictRule: (options) => FAILURE_RULES[options.judge_failure === "code" ? "code" : "worst"],
   stratifyBy: "conflict_type",
   scoreProbe: scoreMemconflictProbe,
   aggregate: (scores) => aggregateMemconflict(scores),

@@ -9,15 +9,17 @@
 import { z } from "zod";
 import { ConfigError } from "../../core/errors.ts";
 import type { Criterion } from "../../core/model.ts";
-import { type JudgeContext, judgeAll, majority, type VerdictRecord, verdictScores } from "../../score/judge.ts";
-import type {
-  BenchmarkScorer,
-  PaperTable,
-  ProbeOutcome,
-  ProbeScore,
-  ScoreContext,
-  ScoreInput,
+import { type JudgeContext, judgeAll, type VerdictRecord } from "../../score/judge.ts";
+import {
+  type BenchmarkScorer,
+  type PaperTable,
+  type ProbeOutcome,
+  type ProbeScore,
+  type ScoreContext,
+  type ScoreInput,
+  WORST_OUTCOME,
 } from "../../score/types.ts";
+import { type ReleasedReading, releasedReading } from "./judge-reply.ts";
 import { MEMORA_ID } from "./load.ts";
 import { PAPER_TASKS, TABLE_IDS, TABLE3_COLUMNS, TABLE4_COLUMNS, TABLE5_COLUMNS } from "./paper.ts";
 
@@ -58,34 +60,67 @@ export function famaScore(presence: Tally, absence: Tally): FamaScore {
 }
 
 /**
- * How a verdict that could not be parsed votes. `worst` (default, our rule):
- * it is a vote for "not satisfied". `drop` (the released code): it is left
- * out and the remaining judges decide; with none left the criterion fails.
+ * How a verdict that could not be used votes.
+ * - `worst` (default, membench's rule): a vote for "not met".
+ * - `drop` (membench's alternative): left out; the other judges decide, and
+ *   with none left the criterion is not met.
+ * - `code` (the released evaluator): a judge is left out only when its call
+ *   failed; every reply, usable or not, votes as the released parser reads it
+ *   (`judge-reply.ts`), which may be "unclear", a vote for neither answer.
  */
-export type FailedVerdicts = "worst" | "drop";
-const FAILED_VERDICTS: readonly FailedVerdicts[] = ["worst", "drop"];
+export type FailedVerdicts = "worst" | "drop" | "code";
+const FAILED_VERDICTS: readonly FailedVerdicts[] = ["worst", "drop", "code"];
 
 /** The answer a judge must give for the criterion to count as met. */
 export function expectedAnswer(criterion: Criterion): "yes" | "no" {
   return criterion.expected ?? (criterion.kind === "presence" ? "yes" : "no");
 }
 
+type MemoraVerdict = VerdictRecord & { value?: CriterionVerdict };
+
 /**
- * Whether the answer met a criterion: a strict majority of votes must give the
- * expected answer, so a tie fails. A failed verdict never votes for the
- * expected answer, even when that answer is "no".
+ * One verdict's vote under the rule: the answer it gives, "unclear" (a vote
+ * for neither answer), or undefined when it is left out of the vote.
+ */
+export function criterionVote(verdict: MemoraVerdict, failed: FailedVerdicts = "worst"): ReleasedReading | undefined {
+  if (failed === "code") {
+    if (verdict.reply !== undefined) {
+      const reading = releasedReading(verdict.reply);
+      return reading === "error" ? undefined : reading;
+    }
+    // Verdicts scored before replies were kept: the parsed answer is what the released parser reads too.
+    return verdict.ok && verdict.value ? verdict.value.answer : undefined;
+  }
+  if (verdict.ok && verdict.value) return verdict.value.answer;
+  return failed === "drop" ? undefined : "unclear";
+}
+
+/**
+ * Whether the answer met a criterion: a strict majority of the votes must
+ * give the expected answer (`correct_votes > valid_judges / 2`), so a tie
+ * fails, and so does a criterion no vote is left for. Under membench's rules
+ * a failed verdict never votes for the expected answer, even when that answer
+ * is "no"; under `code` an unusable reply votes as the released parser reads it.
  */
 export function criterionSatisfied(
-  verdicts: ReadonlyArray<VerdictRecord & { value?: CriterionVerdict }>,
+  verdicts: readonly MemoraVerdict[],
   expected: "yes" | "no",
   failed: FailedVerdicts = "worst",
 ): boolean {
-  const counted = failed === "drop" ? verdicts.filter((v) => v.ok) : verdicts;
-  const votes = verdictScores(counted, (v) => (v.answer === expected ? 1 : 0), 0);
-  return majority(votes, 0) === 1;
+  const votes = verdicts.map((v) => criterionVote(v, failed)).filter((v) => v !== undefined);
+  const correct = votes.filter((v) => v === expected).length;
+  return correct > votes.length / 2;
 }
 
-function failedVerdictsOption(options: Record<string, string>): FailedVerdicts {
+const FAILURE_RULES: Record<FailedVerdicts, string> = {
+  worst: WORST_OUTCOME,
+  drop: "left out of the vote (the other judges decide; none left: not met)",
+  code:
+    "left out of the vote when the call failed, and read as the released code reads them when the judge " +
+    'replied (yes/no from the reply\'s wording, else "unclear", a vote for neither)',
+};
+
+export function failedVerdictsOption(options: Record<string, string>): FailedVerdicts {
   const value = options.failed_verdicts ?? "worst";
   if (!(FAILED_VERDICTS as readonly string[]).includes(value)) {
     throw new ConfigError(
@@ -149,6 +184,8 @@ async function judgeCriteria(
           },
           schema: CriterionVerdict,
           part: `criterion:${i}`,
+          // The released parser reads the one reply's text, not our parse of it.
+          ...(failed === "code" ? { keepReply: true, repair: false } : {}),
         },
         judge,
       ),
@@ -298,10 +335,29 @@ export const memoraScorer: BenchmarkScorer = {
       values: [...FAILED_VERDICTS],
       default: "worst",
       help:
-        "how a judge verdict that cannot be parsed votes on a criterion: worst = a vote for 'not met' (default); " +
-        "drop = left out, the other judges decide, as in the released code (all failed → not met)",
+        "how a judge verdict that cannot be used votes on a criterion: worst = a vote for 'not met' (default); " +
+        "drop = left out, the other judges decide (all failed → not met); code = the released evaluator: a failed " +
+        "call is left out, every reply votes as its parser reads it (yes/no inferred from the wording, else " +
+        "'unclear', a vote for neither)",
+    },
+    user_agent: {
+      values: ["keep", "drop"],
+      default: "keep",
+      stage: "answer",
+      help:
+        "keep = the user's turns are part of the history (default); drop = the released Track 1 harness: " +
+        "user_agent turns never reach the context, only the assistant's (takes effect in `membench run`)",
+    },
+    question_date: {
+      values: ["pass", "omit"],
+      default: "pass",
+      stage: "answer",
+      help:
+        "pass = the answerer and the system are told the question's date (default); omit = the released harness, " +
+        "which never passes it (takes effect in `membench run`)",
     },
   },
+  failedVerdictRule: (options) => FAILURE_RULES[failedVerdictsOption(options)],
   stratifyBy: "task",
   scoreProbe,
   tables,

@@ -8,6 +8,10 @@
  * - Before any judge call, the reference code's bypass: an answer equal to an
  *   accepted reference once whitespace is collapsed and case folded is CORRECT,
  *   equal to a known-wrong one is WRONG (§6.2 "Deterministic bypass").
+ * - Two exact-match rates beside accuracy, with no judge: `em`, the released
+ *   post-processing's `exact_match` (the answer equals `golden_answer`, the
+ *   first accepted reference), and `em_any` (it equals any accepted reference,
+ *   the bypass's CORRECT).
  * - Judges × `--judge-runs` samples are combined by majority; ties and
  *   unparseable verdicts count as WRONG.
  * - Accuracy is a micro average over questions, shown in the paper's columns
@@ -63,6 +67,16 @@ export function exactReferenceVerdict(
   if (accepted.some((r) => normalizeReference(r) === a)) return true;
   if (wrong.some((r) => normalizeReference(r) === a)) return false;
   return undefined;
+}
+
+/**
+ * The released post-processing's `exact_match`: 1 when the answer equals
+ * `golden_answer` (the first accepted reference) under the same
+ * normalisation, else 0. The other accepted references do not count.
+ */
+export function goldenExactMatch(answer: string, accepted: readonly string[]): number {
+  const golden = accepted[0] ?? "";
+  return normalizeReference(answer) === normalizeReference(golden) ? 1 : 0;
 }
 
 // ---------------------------------------------------------------------------
@@ -146,7 +160,7 @@ export function judgeVars(input: ScoreInput, answer: string, prompts: PromptSet)
 // Per probe
 
 function skipAll(reason: string): ProbeOutcome {
-  return { metrics: {}, verdicts: [], judgeFailures: 0, skipped: { accuracy: reason, em: reason } };
+  return { metrics: {}, verdicts: [], judgeFailures: 0, skipped: { accuracy: reason, em: reason, em_any: reason } };
 }
 
 async function scoreProbe(input: ScoreInput, ctx: ScoreContext): Promise<ProbeOutcome> {
@@ -155,7 +169,7 @@ async function scoreProbe(input: ScoreInput, ctx: ScoreContext): Promise<ProbeOu
   if (record.answerSkipped !== undefined) return skipAll(`no answer: ${record.answerSkipped}`);
   if (record.answerError !== undefined) {
     return {
-      metrics: { accuracy: 0, em: 0 },
+      metrics: { accuracy: 0, em: 0, em_any: 0 },
       verdicts: [],
       judgeFailures: 0,
       skipped: { answer: `answer call failed, scored as wrong: ${record.answerError}` },
@@ -164,12 +178,14 @@ async function scoreProbe(input: ScoreInput, ctx: ScoreContext): Promise<ProbeOu
   if (record.answer === undefined) return skipAll("no answer stored");
   const answer = record.answer;
   const bypass = exactReferenceVerdict(answer, probe.gold.answers, probe.gold.wrongAnswers);
-  const em = bypass === true ? 1 : 0;
+  const exact = { em: goldenExactMatch(answer, probe.gold.answers), em_any: bypass === true ? 1 : 0 };
   // Without a judge only the exact matches could be scored, and their mean would say nothing about the rest.
   if (!ctx.judge?.judges.length) {
-    return { metrics: { em }, verdicts: [], judgeFailures: 0, skipped: { accuracy: "no judge configured" } };
+    return { metrics: exact, verdicts: [], judgeFailures: 0, skipped: { accuracy: "no judge configured" } };
   }
-  if (bypass !== undefined) return { metrics: { accuracy: bypass ? 1 : 0, em }, verdicts: [], judgeFailures: 0 };
+  if (bypass !== undefined) {
+    return { metrics: { accuracy: bypass ? 1 : 0, ...exact }, verdicts: [], judgeFailures: 0 };
+  }
   const verdicts = await judgeAll(
     {
       bench: BENCH,
@@ -183,7 +199,7 @@ async function scoreProbe(input: ScoreInput, ctx: ScoreContext): Promise<ProbeOu
     verdictScores(verdicts, (v) => (v.label === "CORRECT" ? 1 : 0), 0),
     0,
   );
-  return { metrics: { accuracy, em }, verdicts, judgeFailures: verdicts.filter((v) => !v.ok).length };
+  return { metrics: { accuracy, ...exact }, verdicts, judgeFailures: verdicts.filter((v) => !v.ok).length };
 }
 
 // ---------------------------------------------------------------------------

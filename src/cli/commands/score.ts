@@ -6,6 +6,7 @@ import type { Summary } from "../../run/summary.ts";
 import { markdownTable } from "../../run/table.ts";
 import { scoreAnswersFile } from "../../score/answers.ts";
 import { type ScoredRow, type ScoreRunOptions, scoreRun } from "../../score/score-run.ts";
+import { WORST_OUTCOME } from "../../score/types.ts";
 import { log } from "../../util/log.ts";
 
 export interface ScoreFlags {
@@ -83,7 +84,9 @@ export function printScores(summary: Summary): void {
   }
   const failures = rows.flatMap((r) => r.judgeFailureList ?? []);
   if (failures.length) {
-    lines.push("", `Judge verdicts that could not be parsed (${failures.length}, scored as the worst outcome):`);
+    // Every row of one scoring shares the options, so the first rule given is the rule.
+    const rule = rows.find((r) => r.judgeFailureRule)?.judgeFailureRule ?? WORST_OUTCOME;
+    lines.push("", `Judge verdicts that could not be parsed (${failures.length}, ${rule}):`);
     for (const f of failures.slice(0, 20))
       lines.push(`- ${f.episodeId}/${f.probeId} (${f.judge}): ${f.reason.slice(0, 160)}`);
   }
