@@ -25,7 +25,7 @@ import { exportOfficial } from "../../src/report/official/export.ts";
 import type { EvalReportFile, EvalResultsFile } from "../../src/report/official/memora.ts";
 import { loadRun } from "../../src/report/run-data.ts";
 import { startRun } from "../../src/run/runner.ts";
-import { fixture } from "../support/shared-data.ts";
+import { fixture, sharedDataset, skipUnless } from "../support/shared-data.ts";
 import { tempDir } from "./sample-runs.ts";
 
 const NOW = new Date("2026-02-03T04:05:06Z");
@@ -269,6 +269,48 @@ describe("Memora export", () => {
     close(reasoning.avg_question_accuracy, 2 / 3, "mean of 1/3 and 1");
     close(reasoning.memory_presence_accuracy, 0.5, "pooled MPA 2/4");
     assert.equal(reasoning.forgetting_absence_accuracy, null);
+  });
+
+  const release = sharedDataset("memora");
+  it("gives the aggregator every cell of a real release persona, weekly and monthly", {
+    skip: skipUnless(release),
+  }, async () => {
+    const script = join(out, "yes.jsonl");
+    const rules = [
+      { role: "answerer", reply: "Here is everything I remember about it." },
+      { role: "judge", reply: { answer: "yes", reason: "it is mentioned" } },
+    ];
+    writeFileSync(script, `${rules.map((r) => JSON.stringify(r)).join("\n")}\n`);
+    const shared = await startRun({
+      benchmark: "memora",
+      data: release!,
+      systems: ["bm25"],
+      out,
+      id: "memora-release",
+      llm: `scripted:${script}`,
+      progress: false,
+    });
+    const target = join(out, "memora-release-files");
+    await exportOfficial(shared.dir, "memora", target, NOW);
+    const reports = files(target).filter((f) => /eval_report_/.test(f));
+    assert.deepEqual(reports, [
+      "bm25/monthly/software_engineer/eval_results/membench_bm25/eval_report_20260203_040506.json",
+      "bm25/weekly/software_engineer/eval_results/membench_bm25/eval_report_20260203_040506.json",
+    ]);
+    for (const path of reports) {
+      const rep = json<EvalReportFile>(join(target, path));
+      const row = aggregatorRow(join(target, path), rep);
+      assert.equal(row.subject, "bm25");
+      assert.equal(row.totalQuestions, 15);
+      assert.deepEqual(Object.keys(row.cells), ["Remembering", "Reasoning", "Recommending"]);
+      // A judge saying yes to everything meets every presence criterion; Reasoning has no forgetting ones.
+      assert.equal(row.cells.Reasoning, 100);
+      assert.equal(rep.overall_metrics.memory_presence_accuracy, 1);
+      for (const task of ["Remembering", "Recommending"]) {
+        const famas = rep.detailed_results.filter((q) => q.task_type === task).map((q) => q.fama!);
+        close(row.cells[task], (100 * famas.reduce((a, b) => a + b, 0)) / famas.length, `${path} ${task}`);
+      }
+    }
   });
 
   it("writes an unscored run with null results and null FAMA, which the aggregator skips", async () => {

@@ -14,7 +14,7 @@ import { type GenerationEntry, rankedItems, realmemFiles } from "../../src/repor
 import { loadRun } from "../../src/report/run-data.ts";
 import type { RetrievedRecord } from "../../src/run/record.ts";
 import { startRun } from "../../src/run/runner.ts";
-import { fixture } from "../support/shared-data.ts";
+import { fixture, sharedDataset, skipUnless } from "../support/shared-data.ts";
 import { realmemOfflineRun, tempDir } from "./sample-runs.ts";
 
 const json = <T>(path: string) => JSON.parse(readFileSync(path, "utf8")) as T;
@@ -112,6 +112,26 @@ describe("RealMem export", () => {
         ["chunk", "C", 3, 0.5],
       ],
     );
+  });
+
+  const kenta = sharedDataset("realmem/Kenta_Tanaka_dialogues_256k.json");
+  it("finds every query of a real release user by its text (153 of 153)", { skip: skipUnless(kenta) }, async () => {
+    const outcome = await startRun({
+      benchmark: "realmem",
+      data: kenta!,
+      systems: ["bm25-session"],
+      out,
+      id: "realmem-kenta",
+      progress: false,
+    });
+    const { files: written, warnings } = await realmemFiles(loadRun(outcome.dir));
+    assert.equal(written.length, 1);
+    const queries = fixtureQueries(kenta!);
+    assert.equal(queries.length, 153);
+    const content = written[0]!.content;
+    assert.deepEqual(Object.keys(content).sort(), queries.map((q) => q.text).sort());
+    assert.deepEqual(warnings, [], "the release's query texts are unique within a user file");
+    assert.ok(queries.every((q) => content[q.text]!.id === q.id && content[q.text]!.session_identifier === q.session));
   });
 
   it("keeps the later of two queries with the same text, as the harness does, and warns", async () => {
