@@ -25,7 +25,7 @@ const RewriteSchema = z.object({
   queries: z.array(z.string()).describe("short search queries, most useful first"),
 });
 
-/** Our wording; the RealMem harness's keyword step is the same idea (spec/realmem.md §5). */
+/** Our wording; the RealMem harness's keyword step is the same idea (the RealMemBench README's `generate_query_llm` step). */
 const REWRITE_PROMPT = `An assistant with a long-term memory of earlier conversations with this user is about to answer the user's message below.
 Write up to {max} short search queries that would find, among those earlier conversations, the ones holding what the assistant needs to answer well.
 Name the likely topic or project, the people, places and things involved, and the facts or preferences of the user that matter, in plain words a past conversation would use.

@@ -4,6 +4,7 @@
  * paper's reported rows.
  */
 import { getBenchmark } from "../benchmarks/index.ts";
+import { citationText } from "../benchmarks/shared/citation.ts";
 import type { Setting } from "../run/record.ts";
 import { bootstrapMeanCI } from "../score/bootstrap.ts";
 import type { ScoredRow } from "../score/score-run.ts";
@@ -100,13 +101,15 @@ function digitsFor(rows: readonly TableRow[]): number {
 }
 
 function reportedRow(t: ReportedTable, r: ReportedTable["rows"][number]): TableRow {
+  // A row published somewhere else than the table's source names it in its note.
+  const note = [r.note, r.ownSource ? `source: ${citationText(r.source)}` : undefined].filter(Boolean).join("; ");
   return {
     kind: "reported",
     system: r.system,
     ...(r.group ? { group: r.group } : {}),
     ...(t.tag ? { tag: t.tag } : {}),
     cells: Object.fromEntries(Object.entries(r.cells).map(([k, v]) => [k, { value: v }])),
-    ...(r.note ? { note: r.note } : {}),
+    ...(note ? { note } : {}),
   };
 }
 

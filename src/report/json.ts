@@ -2,13 +2,16 @@
  * The JSON report: the run's summary.json schema (docs/results-schema.md),
  * each result row extended with `ci` (scored and retrieval metrics), `cost`
  * (with the USD estimate at the run's price), `latency` and `promptSet` — one
- * schema, whether read from the run directory or from here.
+ * schema, whether read from the run directory or from here — plus `reported`,
+ * the benchmark's published rows with their sources, keyed like our tables so
+ * a leaderboard can be built from the file alone.
  */
 import type { Setting } from "../run/record.ts";
 import type { ResultRow, Summary } from "../run/summary.ts";
 import { bootstrapMeanCI } from "../score/bootstrap.ts";
 import type { ScoredRow } from "../score/score-run.ts";
 import { scorerFor } from "../score/scorers.ts";
+import { allReported, type ReportedTable } from "./reported.ts";
 import type { RunData } from "./run-data.ts";
 
 export interface ReportRow extends Omit<ScoredRow, "cost" | "promptSet"> {
@@ -17,8 +20,19 @@ export interface ReportRow extends Omit<ScoredRow, "cost" | "promptSet"> {
   promptSet: string | null;
 }
 
+/** A reported table as the JSON report writes it: every row with its source. */
+export interface JsonReportedTable extends Omit<ReportedTable, "rows"> {
+  rows: Array<Omit<ReportedTable["rows"][number], "ownSource">>;
+}
+
 export interface ReportSummary extends Omit<Summary, "results"> {
   results: ReportRow[];
+  /** The papers' published rows for this benchmark (empty when it has none). */
+  reported: JsonReportedTable[];
+}
+
+function jsonReported(benchmark: string): JsonReportedTable[] {
+  return allReported(benchmark).map((t) => ({ ...t, rows: t.rows.map(({ ownSource: _, ...row }) => row) }));
 }
 
 /** 95% CIs of the per-probe retrieval metrics of one system × setting. */
@@ -66,7 +80,7 @@ export function reportSummary(run: RunData): ReportSummary {
       promptSet: row.promptSet ?? null,
     };
   });
-  return { ...run.summary, results };
+  return { ...run.summary, results, reported: jsonReported(run.config.benchmark) };
 }
 
 /** One run: its summary; several: an array of summaries in the order given. */

@@ -1,6 +1,6 @@
 /**
  * The Porter stemmer as NLTK runs it by default (its "NLTK extensions" mode),
- * because LoCoMo's reference F1 stems every token with it (spec/repos.md §7):
+ * because LoCoMo's reference F1 (`task_eval/evaluation.py`) stems every token with it:
  * a different stemmer would move scores. Written from the published algorithm
  * (Porter 1980) plus NLTK's documented departures: an irregular-forms table,
  * words of one or two letters left alone, `ies`/`ied` on four-letter words

@@ -79,7 +79,7 @@ type Discount = (position: number) => number;
 const standardDiscount: Discount = (i) => 1 / Math.log2(i + 1);
 /**
  * RealMem's released code: DCG = rel_1 + Σ_{i≥2} rel_i / log2(i), so positions
- * 1 and 2 are both undiscounted (spec/realmem.md §6.1).
+ * 1 and 2 are both undiscounted (`eval/compute_auto_metrics_for_realmem.py`).
  */
 const realmemDiscount: Discount = (i) => (i === 1 ? 1 : 1 / Math.log2(i));
 
@@ -114,7 +114,7 @@ export function sehFromRank(rank: number, k: number): number {
   return rank >= 1 && rank <= k ? 1 : 0;
 }
 
-/** MemConflict's Support Rank Score@K: 1/log2(r+1) when 1 ≤ r ≤ K, else 0 (spec/memconflict.md §6.1). */
+/** MemConflict's Support Rank Score@K: 1/log2(r+1) when 1 ≤ r ≤ K, else 0 (arXiv 2605.20926 §3.6). */
 export function srsFromRank(rank: number, k: number): number {
   return rank >= 1 && rank <= k ? 1 / Math.log2(rank + 1) : 0;
 }

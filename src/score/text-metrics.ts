@@ -1,5 +1,6 @@
 /**
- * String metrics with SQuAD-style normalisation (spec/memoryagentbench.md §5.1),
+ * String metrics with SQuAD-style normalisation (MemoryAgentBench's released
+ * `utils/eval_other_utils.py`),
  * shared by MemoryAgentBench, LoCoMo and the exact-match bypasses of judges.
  */
 const PUNCT = /[!"#$%&'()*+,\-./:;<=>?@[\\\]^_`{|}~]/g;
@@ -84,7 +85,7 @@ export function bestOver(golds: readonly string[], metric: (gold: string) => num
 
 /**
  * The answer part of a model's output: the text after "Answer:" on its line,
- * else the first line (spec/memoryagentbench.md §5.1).
+ * else the first line (MemoryAgentBench's released `utils/eval_other_utils.py`).
  */
 export function parseAnswerLine(text: string, prefix = "Answer:"): string {
   const escaped = prefix.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");

@@ -17,6 +17,8 @@ import { rmSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
 import type { ReportSummary } from "../../src/report/json.ts";
 import { renderReport } from "../../src/report/report.ts";
+import { startRun } from "../../src/run/runner.ts";
+import { fixture } from "../support/shared-data.ts";
 import { cell, tableAfter } from "./markdown-table.ts";
 import { INJECTED, memconflictRun, memoraRun, realmemOfflineRun, subtleMemoryRun, tempDir } from "./sample-runs.ts";
 
@@ -142,6 +144,32 @@ describe("markdown report", () => {
     assert.equal(cell(t, ours("bm25"), "Monthly"), "–");
   });
 
+  it("names the paper and table of every reported row, never a path outside the repository", () => {
+    const lines = md.split("\n").filter((l) => l.startsWith("Reported "));
+    assert.ok(lines.length >= 8);
+    assert.ok(
+      lines.every((l) => /arXiv \d{4}\.\d{5}, (Table|Figure) \d+/.test(l)),
+      lines.join("\n"),
+    );
+    assert.ok(
+      lines.includes(
+        "Reported rows: RealMem (Bian et al., 2026), arXiv 2601.06966, Table 2 (generation, judge GPT-4o).",
+      ),
+    );
+    assert.doesNotMatch(md, /spec\//);
+    // MemConflict's implicit-query rows (Table 5) sit in Table 3's layout, tagged, their source listed.
+    const t = tableAfter(md, "Table 3: black-box");
+    assert.equal(cell(t, reported("MemOS", "implicit queries"), "Dynamic AA"), "0.3399");
+    assert.equal(cell(t, reported("MemOS", "implicit queries"), "Dynamic UOCS"), "–", "Table 5 has no UOCS");
+    assert.equal(cell(t, reported("MemOS"), "Dynamic AA"), "0.3793");
+    assert.ok(
+      lines.includes(
+        "Reported rows: MemConflict (Tao et al., 2026), arXiv 2605.20926, Table 3; " +
+          "MemConflict (Tao et al., 2026), arXiv 2605.20926, Table 5 (implicit queries).",
+      ),
+    );
+  });
+
   it("reports latency per stage, ingest seconds, context tokens and cost per role", () => {
     const subtle = md.slice(0, md.indexOf("(`realmem`)"));
     const t = tableAfter(subtle, "Cost and latency");
@@ -178,6 +206,36 @@ describe("markdown report", () => {
     const groups = t.rows.map((r) => r[1]);
     assert.ok(groups.includes(`&lt;script&gt;window.__pwned=1&lt;/script&gt;Gardening`), groups.join(", "));
     assert.ok(INJECTED.startsWith("<script>"));
+  });
+});
+
+describe("markdown report: rows collected from several sources", () => {
+  const out = tempDir();
+  let md = "";
+  before(async () => {
+    const run = await startRun({
+      benchmark: "locomo",
+      data: fixture("locomo"),
+      systems: ["bm25"],
+      out,
+      id: "locomo",
+      progress: false,
+    });
+    md = await renderReport([run.dir], "md");
+  });
+  after(() => rmSync(out, { recursive: true, force: true }));
+
+  it("names each LoCoMo row's own source, and the mem0 paper's categories by id", () => {
+    const t = tableAfter(md, "LoCoMo LLM-judge accuracy J");
+    assert.equal(cell(t, reported("Mem0 (paper)"), "single-hop"), "72.93");
+    assert.equal(cell(t, reported("Mem0 (paper)"), "multi-hop"), "67.13");
+    assert.match(
+      cell(t, reported("Mem0 (paper)"), "note")!,
+      /source: Mem0 \(Chhikara et al\., 2025\), arXiv 2504\.19413, Table 1/,
+    );
+    assert.match(cell(t, reported("Zep (2026)"), "note")!, /source: .*https:\/\/www\.getzep\.com\/research\//);
+    assert.ok(t.rows.filter((r) => r[0] === "reported").every((r) => r.at(-1)!.includes("source: ")));
+    assert.match(md, /placed here by id under the data's names/);
   });
 });
 
@@ -231,5 +289,44 @@ describe("JSON report", () => {
     assert.equal(session.promptSet, null);
     assert.deepEqual(session.ci["recall_all@10"], [0.25, 1]);
     assert.deepEqual(session.skipped, ["answer", "judge"]);
+  });
+
+  it("carries the reported rows with their sources, keyed like our tables, so a leaderboard needs nothing else", () => {
+    assert.deepEqual(
+      realmem.reported.map((t) => t.id),
+      ["realmem-table2", "realmem-table4", "realmem-table12", "retrieval"],
+    );
+    const retrieval = realmem.reported.find((t) => t.id === "retrieval")!;
+    const graph = retrieval.rows.find((r) => r.system === "Graph Mem")!;
+    assert.equal(graph.cells["recall_all@10"], 0.6344);
+    assert.deepEqual(graph.source, {
+      work: "RealMem (Bian et al., 2026)",
+      arxiv: "2601.06966",
+      url: "https://arxiv.org/abs/2601.06966",
+      where: "Table 3 (session-level retrieval)",
+    });
+    assert.ok(!("ownSource" in graph), "a printing flag, not data");
+    // Ours and theirs on one scale: our retrieval metric beside the reported one.
+    const session = realmem.results.find((r) => r.system === "bm25-session")!;
+    assert.equal(typeof session.metrics["recall_all@10"], "number");
+
+    // A leaderboard row for every reported system and every system of ours, cell by cell.
+    const main = subtle.reported.filter((t) => t.id === "subtlememory-main");
+    assert.deepEqual(
+      main.map((t) => t.tag),
+      ["gpt-5.4, default", "gpt-oss-120b, default", "gpt-5.4, perfect"],
+    );
+    const ours = subtle.results.find((r) => r.system === "bm25" && r.setting === "default")!;
+    const table = ours.tables!.find((t) => t.id === "subtlememory-main")!;
+    const board = [
+      ...main.flatMap((t) =>
+        t.rows.map((r) => ({ who: `${r.system} (${t.tag})`, all: r.cells.All, cite: r.source.url })),
+      ),
+      ...table.rows.map((r) => ({ who: `${r.label} (membench)`, all: r.cells.All, cite: "" })),
+    ];
+    assert.equal(board.length, 12 + 12 + 11 + 1);
+    assert.ok(board.every((r) => typeof r.all === "number"));
+    assert.equal(board.find((r) => r.who === "bm25 (membench)")?.all, 75);
+    assert.equal(board.find((r) => r.who === "Oracle (gpt-5.4, default)")?.cite, "https://arxiv.org/abs/2606.05761");
   });
 });

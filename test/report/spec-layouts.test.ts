@@ -391,6 +391,33 @@ describe("markdown report tables against the spec's headers", { skip: skipNoSpec
       sameReportedRow(t, spec, 1, "MemOS");
       sameReportedRow(t, spec, 1, "LangMem");
     });
+
+    it("Table 5 (implicit queries) is printed in the layouts of Tables 3 and 4, tagged", () => {
+      const spec = specTable(file, "7.5 Table 5");
+      // Table 5's columns: AA, SEH@3, SRS per type (Dyn, Stat, Cond), then Avg AA, SEH@3, SRS.
+      const [dynAa, dynSeh, dynSrs, statAa, statSeh, statSrs, condAa, condSeh, condSrs, aa, seh, srs] = [
+        ...Array(12).keys(),
+      ];
+      const pick = (idx: Array<number | null>) => (n: Array<number | null>) =>
+        idx.map((i) => (i === null ? null : n[i]!));
+      const options = { tag: "implicit queries" };
+      // Table 3's layout: Dynamic AA, Dynamic UOCS, Static AA, Static CRS, Conditional AA, Average AA.
+      const t3 = ours("memconflict", "Table 3: black-box");
+      for (const system of ["MemOS", "Mem0"]) {
+        sameReportedRow(t3, spec, 1, system, {
+          ...options,
+          expected: pick([dynAa!, null, statAa!, null, condAa!, aa!]),
+        });
+      }
+      // Table 4's layout: SEH@3 and SRS per type, then the averages.
+      const t4 = ours("memconflict", "Table 4: white-box");
+      for (const system of ["LangMem", "Memobase"]) {
+        sameReportedRow(t4, spec, 1, system, {
+          ...options,
+          expected: pick([dynSeh!, dynSrs!, statSeh!, statSrs!, condSeh!, condSrs!, seh!, srs!]),
+        });
+      }
+    });
   });
 
   describe("Memora", () => {

@@ -2,7 +2,7 @@
  * LoCoMo's numeric QA categories. The paper's §4.1 lists the types in another
  * order; the mapping the data and the reference scorer actually use is
  * 1 = multi-hop, 2 = temporal, 3 = open-domain, 4 = single-hop, 5 = adversarial
- * (spec/anchors.md B.2, after snap-research/locomo issues #6 and #29).
+ * (snap-research/locomo issues #6 and #29; checked on the data in caura-ai/caura#712).
  */
 
 export const CATEGORY_NAMES = {
@@ -21,7 +21,7 @@ export const ADVERSARIAL: CategoryId = 5;
 /**
  * What an adversarial question expects when the release gives no answer: the
  * reference scorer credits an output only if it says the information is not
- * available or not mentioned (spec/repos.md §7, spec/anchors.md B.2).
+ * available or not mentioned (`task_eval/evaluation.py` on the `code` branch).
  */
 export const ABSTENTION_ANSWER = "Not mentioned in the conversation";
 

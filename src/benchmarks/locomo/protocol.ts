@@ -1,5 +1,5 @@
 /**
- * LoCoMo protocol (spec/repos.md §7): one conversation, all questions at the
+ * LoCoMo protocol (Maharana et al., ACL 2024, arXiv 2402.17753): one conversation, all questions at the
  * end. Evidence is dialog ids, so retrieval is measured at turn level.
  */
 import { makeProtocol, type ProtocolOptions } from "../../run/protocol.ts";

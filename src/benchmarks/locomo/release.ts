@@ -1,6 +1,6 @@
 /**
  * Where LoCoMo's data lives: `data/locomo10.zip` in snap-research/locomo,
- * branch `main` at the commit the specs read (spec/repos.md §7). The zip holds
+ * branch `main` at the commit we checked it at. The zip holds
  * one JSON file per conversation; the loader reads them as they unpack.
  */
 import type { Release } from "../types.ts";

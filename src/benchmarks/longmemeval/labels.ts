@@ -1,5 +1,5 @@
 /**
- * LongMemEval's question types and file variants (spec/repos.md §6). Labels
+ * LongMemEval's question types and file variants (arXiv 2410.10813; github.com/xiaowu0162/LongMemEval). Labels
  * keep the release's own spelling, which is what the paper's tables use.
  */
 

@@ -1,5 +1,5 @@
 /**
- * LongMemEval protocol (spec/repos.md §6): each question has its own haystack,
+ * LongMemEval protocol (Wu et al., ICLR 2025, arXiv 2410.10813): each question has its own haystack,
  * ingested session by session; the question fires at the end at its date.
  * Evidence: answer sessions, and `has_answer` turns where marked.
  */

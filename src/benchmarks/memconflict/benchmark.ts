@@ -1,5 +1,5 @@
 /**
- * The MemConflict benchmark definition (spec/memconflict.md): what the
+ * The MemConflict benchmark definition (Tao et al., 2026, arXiv 2605.20926): what the
  * registry, the CLI and `data pull` need to know about it.
  */
 import type { BenchmarkDefinition, Release } from "../types.ts";
@@ -7,7 +7,7 @@ import { BENCHMARK_ID, FINAL_FILE, LABEL_KEYS, VARIANTS } from "./format.ts";
 import { loadMemconflict } from "./load.ts";
 
 const REPO = "TaoZhen1110/MemConflict";
-/** The repository HEAD the spec was written against (2026-05-19). */
+/** The repository HEAD our reading of the release was checked against (2026-05-19). */
 const REVISION = "17cbc14";
 
 export const memconflictRelease: Release = {

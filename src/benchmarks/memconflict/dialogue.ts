@@ -2,7 +2,7 @@
  * Tolerant reading of `Session_Dialogue`, the LLM-written
  * `{"dialogue_turn_N": [{role, content}, …]}` object of each session.
  *
- * Quirks handled (spec §3.2 "Data quality", observed by the third-party
+ * Quirks handled (observed by the third-party EngTurtle/hermes-memconflict
  * harness in the released Step4_4.jsonl, plus upstream's own readers):
  * - keys are sorted by their number, so `dialogue_turn_10` follows `_9`;
  *   keys that are not `dialogue_turn_<n>` are skipped, as upstream Step4_3 does;

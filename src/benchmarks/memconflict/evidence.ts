@@ -5,7 +5,7 @@
  * session), its text, answer and labels.
  *
  * Step 1, tie a question to the records it was generated from. Upstream
- * (`Code/Step4_4.py`, spec §2.4) builds a session's questions from a fixed
+ * (`Code/Step4_4.py`) builds a session's questions from a fixed
  * template layout and numbers them in that order, and the LLM rewrite must
  * keep the ids (a structural check rejects anything else), so `Q_n` is the
  * n-th slot of:
@@ -21,7 +21,7 @@
  * ("type"); if the session has none, nothing can be tied ("none"): the
  * question keeps its gold answer, gets no evidence sessions, and a warning is
  * recorded in both modes, since the paper's scoring never uses session ids
- * (spec §3.3: support is judged by an LLM over retrieved texts).
+ * (support is judged by an LLM over retrieved texts, arXiv 2605.20926 §3.6).
  *
  * Step 2, from records to evidence, only ever looking at sessions up to the
  * question's own (no future information):

@@ -2,12 +2,12 @@
  * The vocabulary of the MemConflict release (`Data/Step4_4.jsonl`): session
  * types, question labels and the names the paper uses for them. Official
  * field names stay inside this folder; everything it returns is camelCase.
- * Source: spec/memconflict.md §2.4 (labels from `Code/Step4_4.py`) and §3.2.
+ * Source: the release's `Code/Step4_4.py` (question labels) and `Data/Step4_4.jsonl`.
  */
 
 export const BENCHMARK_ID = "memconflict";
 
-/** The final release file and the question-style ablation built from it (spec §2.4). */
+/** The final release file and the question-style ablation built from it (`Code/Step4_4.py`; paper Table 5). */
 export const FINAL_FILE = "Step4_4.jsonl";
 export const IMPLICIT_FILE = "Step4_4_indirect.jsonl";
 

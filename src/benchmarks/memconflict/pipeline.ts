@@ -1,6 +1,6 @@
 /**
  * Recognises the intermediate files of the construction pipeline
- * (`Data/Step1_1.jsonl` … `Step4_3.jsonl`, spec §4), which share the persona
+ * (`Data/Step1_1.jsonl` … `Step4_3.jsonl`, written by `Code/Step1_*` … `Step4_3.py`), which share the persona
  * line shape with the release but lack its dialogues or questions. Loading
  * them as episodes would give sessions with no turns or no probes, so the
  * loader refuses them with a message saying which stage the file looks like.

@@ -1,7 +1,7 @@
 /**
  * Turns one session's `Session_Questions` into probes that fire right after
- * that session is ingested (spec §5: a query is asked immediately after the
- * session that makes its conflict evaluable).
+ * that session is ingested (arXiv 2605.20926, evaluation protocol: a query is
+ * asked immediately after the session that makes its conflict evaluable).
  */
 import { DataError } from "../../core/errors.ts";
 import type { ProbeInput } from "../../core/model.ts";

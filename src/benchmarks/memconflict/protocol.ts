@@ -1,5 +1,5 @@
 /**
- * MemConflict protocol (spec/memconflict.md §5): session by session; each
+ * MemConflict protocol (arXiv 2605.20926, evaluation protocol): session by session; each
  * question fires right after the session that carries it; the system retrieves
  * max(K, 5) = 5 items and the answerer sees the top 3. SEH/SRS by provenance
  * at K = 2, 3, 5. The oracle is the supporting memory texts the question is

@@ -1,5 +1,5 @@
 /**
- * Reads the conflict-injection records of one session (spec §3.3): the
+ * Reads the conflict-injection records of one session (`Data/Step4_4.jsonl`): the
  * dynamic updates and first reveals, the static and conditional conflict
  * points, and the distractors about other people. These records are the only
  * link between a question and the sessions that hold its evidence.

@@ -1,7 +1,7 @@
 /**
  * Renders the structured values of the conflict records as short readable
- * text. The release has no memory texts of its own (spec §3.3: support is
- * judged by an LLM over retrieved texts), so evidence memories are rendered
+ * text. The release has no memory texts of its own (support is judged by an
+ * LLM over retrieved texts, arXiv 2605.20926 §3.6), so evidence memories are rendered
  * from the records that injected the facts into the dialogues.
  */
 import { isRecord } from "../shared/fields.ts";

@@ -1,6 +1,6 @@
 /**
  * Reads Memora's `memory_evidence` / `forgetting_evidence`, whose shape differs
- * per question template (spec/memora.md §3.2): session references sit at any
+ * per question template (the release's `evaluation_questions_*.json`): session references sit at any
  * depth, and the facts are strings, preference items, document fields or
  * numeric log entries.
  */

@@ -1,5 +1,5 @@
 /**
- * Memora's label vocabulary (spec/memora.md §2). The release groups questions
+ * Memora's label vocabulary (arXiv 2604.20006 §3.5). The release groups questions
  * under lowercase task keys and carries no question type, so the type and the
  * memory category are read off the generator's question ids; reports use the
  * paper's task names.
@@ -21,7 +21,7 @@ export const TASKS: Readonly<Record<string, string>> = {
   recommending: "Recommending",
 };
 
-/** The generator's `question_type` → task (spec §2.2). */
+/** The generator's `question_type` → task (the released `unified_question_generator.py`). */
 export const SUBTYPE_TASKS: Readonly<Record<string, string>> = {
   activity_status: "Remembering",
   content_regeneration: "Remembering",
@@ -40,7 +40,7 @@ export const SPEAKER_ROLES: Readonly<Record<string, Role>> = {
   assistant: "assistant",
 };
 
-/** `evaluation_type` → criterion kind, with the answer a satisfied criterion gets (spec §6.1). */
+/** `evaluation_type` → criterion kind, with the answer a satisfied criterion gets (arXiv 2604.20006 §4.2). */
 export const CRITERION_KINDS: Readonly<Record<string, { kind: "presence" | "absence"; expected: "yes" | "no" }>> = {
   memory_presence: { kind: "presence", expected: "yes" },
   forgetting_absence: { kind: "absence", expected: "no" },

@@ -1,10 +1,14 @@
 /**
- * The numbers Memora reports (spec/memora.md §7.2–7.4), printed beside ours.
- * Column keys are shared with `score.ts`, so a reported row and our row of the
- * same table line up cell by cell. Values are as printed, arithmetic slips
- * included (spec §11.9 lists them); nothing here is recomputed.
+ * The numbers Memora reports (Uddin et al., 2026, arXiv 2604.20006, Tables
+ * 3–5), printed beside ours. Column keys are shared with `score.ts`, so a
+ * reported row and our row of the same table line up cell by cell. Values are
+ * as printed, arithmetic slips included (the notes name them); nothing here is
+ * recomputed.
  */
+import { type Citation, citationText, cite } from "../shared/citation.ts";
 import type { Duration } from "./labels.ts";
+
+export const MEMORA_PAPER = { work: "Memora (Uddin et al., 2026)", arxiv: "2604.20006" } as const;
 
 /** The paper's task order in Tables 3 and 4. */
 export const PAPER_TASKS = ["Remembering", "Recommending", "Reasoning"] as const;
@@ -59,6 +63,7 @@ export interface ReportedTable {
   /** The id of our table with the same layout (`tables()` in score.ts). */
   id: string;
   source: string;
+  citation: Citation;
   title: string;
   columns: string[];
   rows: ReportedRow[];
@@ -80,12 +85,17 @@ function row(name: string, group: Group, columns: readonly string[], values: rea
   return { system: llmName(name, group), group, cells: Object.fromEntries(columns.map((c, i) => [c, values[i]!])) };
 }
 
+const cited = (where: string) => {
+  const citation = cite(MEMORA_PAPER, where);
+  return { source: citationText(citation), citation };
+};
+
 const t3 = TABLE3_COLUMNS.map((c) => c.key);
 const t5 = TABLE5_COLUMNS.flatMap((c) => [c.mpa, c.reduction]);
 
 export const memoraTable3: ReportedTable = {
   id: TABLE_IDS.taskFama,
-  source: "Memora Table 3 (spec/memora.md §7.2)",
+  ...cited("Table 3"),
   title: "Task-level FAMA (0–100) per duration",
   columns: t3,
   rows: [
@@ -110,7 +120,7 @@ const t4 = [...TABLE4_COLUMNS];
 
 export const memoraTable4: ReportedTable = {
   id: TABLE_IDS.aggregatedFama,
-  source: "Memora Table 4 (spec/memora.md §7.3)",
+  ...cited("Table 4"),
   title: "Aggregated FAMA: weekly + monthly + quarterly (0–300)",
   columns: t4,
   rows: [
@@ -132,12 +142,12 @@ export const memoraTable4: ReportedTable = {
     row("Nemori", AGENTS, t4, [142.97, 140.4, 25.16]),
     row("Average (memory agents)", AGENTS, t4, [119.45, 138.37, 27.55]),
   ],
-  notes: ["Qwen3-32B w/ reasoning, Reasoning: printed 18.00, but its Table 3 cells sum to 18.66 (spec §11.9)."],
+  notes: ["Qwen3-32B w/ reasoning, Reasoning: printed 18.00, but its Table 3 cells sum to 18.66."],
 };
 
 export const memoraTable5: ReportedTable = {
   id: TABLE_IDS.presenceVsFama,
-  source: "Memora Table 5 (spec/memora.md §7.4)",
+  ...cited("Table 5"),
   title: "Aggregated memory-presence accuracy over the 3 tasks (0–300), with the reduction from the FAMA penalty",
   columns: t5,
   rows: [
@@ -159,7 +169,7 @@ export const memoraTable5: ReportedTable = {
   notes: [
     "Reductions are printed negative, as in the paper; MPA + reduction should equal the duration's Table 3 FAMA sum.",
     "It does to ±0.25 except Claude Sonnet 4.5 and GPT-5.2 w/o reasoning monthly, A-Mem and LangMem monthly, " +
-      "Nemori quarterly, Qwen3-32B w/ reasoning weekly and MemoryOS weekly, off by 0.5–4.7 (spec §11.9).",
+      "Nemori quarterly, Qwen3-32B w/ reasoning weekly and MemoryOS weekly, off by 0.5–4.7.",
   ],
 };
 

@@ -1,5 +1,6 @@
 /**
- * Memora protocol (spec/memora.md §5.2): sessions ingested in order, every
+ * Memora protocol (arXiv 2604.20006 §4.1, App. E.2; released
+ * `evals/agent_eval/memory_to_answer.py`): sessions ingested in order, every
  * question asked at the end at its own date, top-50 memories retrieved
  * (`search_memories(question, limit=50)`), shared answerer. Retrieval recall is
  * measured on memory-evidence sessions and stale@k on forgetting-evidence ones.

@@ -1,5 +1,5 @@
 /**
- * Where Memora's data comes from (spec/memora.md §9, spec/repos.md §4). The
+ * Where Memora's data comes from (github.com/geniesinc/Memora, `data/`). The
  * release is ~27.6k JSON files in the repository itself, so `data pull` takes
  * the repository archive at the pinned commit rather than file by file.
  */

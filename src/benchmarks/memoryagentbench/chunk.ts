@@ -1,6 +1,6 @@
 /**
  * Chunking of a MemoryAgentBench context into what is memorised, following
- * the released chunker (spec/memoryagentbench.md §3.3): split into sentences,
+ * the released chunker (`utils/eval_other_utils.chunk_text_into_sentences`): split into sentences,
  * then pack whole sentences while the chunk stays within `chunkSize` o200k
  * tokens; an over-long sentence becomes a chunk of its own. Sentences are
  * re-joined with one space, as the reference does.

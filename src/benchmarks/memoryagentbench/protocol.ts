@@ -1,5 +1,5 @@
 /**
- * MemoryAgentBench protocol (spec/memoryagentbench.md §3.3–3.6, §4.2): each
+ * MemoryAgentBench protocol (arXiv 2507.05257 §3.3, §4.1; released `main.py`, `agent.py`): each
  * row's context is chunked (512 tokens for the synthetic sets, 4096 for the
  * others, `--chunk-size` to override) and every chunk is memorised as one user
  * turn wrapped in a "memorise this" instruction; all questions fire after the

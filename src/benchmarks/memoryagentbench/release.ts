@@ -1,8 +1,8 @@
 /**
  * Where `membench data pull` fetches MemoryAgentBench: the four split parquet
- * files of the Hugging Face dataset, pinned to the revision the spec's counts
- * were taken at (spec §3.2, §8), plus `entity2id.json`, which the movie
- * recommendation scorer needs to map movie ids to names (spec §5.3).
+ * files of the Hugging Face dataset, pinned to the revision our counts were
+ * taken at, plus `entity2id.json`, which the movie recommendation scorer needs
+ * to map movie ids to names (the released `_process_recsys_dataset`).
  */
 import type { Release } from "../types.ts";
 import { SPLITS } from "./sources.ts";

@@ -1,5 +1,5 @@
 /**
- * Maps one MemoryAgentBench parquet row (spec §3.2: `context`, `questions`,
+ * Maps one MemoryAgentBench parquet row (the Hugging Face release's columns `context`, `questions`,
  * `answers`, `metadata`) to one Episode. The context stays whole, as one user
  * turn: chunking depends on the system under test and is the protocol's job.
  */
@@ -199,7 +199,7 @@ export function rowToEpisode(row: Rec, source: string, place: RowPlace, ctx: Loa
         ...(questionIds ? { questionId: questionIds[i] } : {}),
         ...(questionDates ? { questionDate: questionDates[i] } : {}),
         ...(previousPerQuestion ? { previousEvents: previous[i] } : {}),
-        // Summary judge (spec §5.5): recall over these key points, precision against answers[0].
+        // Summary judge (HELMET protocol, arXiv 2507.05257 App. B.3.2): recall over these key points, precision against answers[0].
         ...(keypoints ? { keypoints } : {}),
       },
     };

@@ -1,10 +1,10 @@
 /**
  * The MemoryAgentBench source registry: one record per `metadata.source`
  * (sub-dataset) of the Hugging Face release, with the constants the runner and
- * the scorer need. Values come from /work/shared/spec/memoryagentbench.md:
- * §2.2 (master table: names, chunk sizes, metrics, `context_max_length`,
- * `max_test_samples`), §3.2 (rows and questions per source in the release at
- * revision 7ea0669), §5.6 (aggregation) and §10 (quick-reference constants).
+ * the scorer need. Values come from the paper (arXiv 2507.05257: dataset
+ * table, chunk sizes, Table 3's aggregation), the released `configs/data_conf`
+ * (metrics, `context_max_length`, `max_test_samples`) and the Hugging Face
+ * release at revision 7ea0669 (rows and questions per source).
  */
 
 export const SPLITS = [
@@ -33,13 +33,13 @@ export const COMPETENCY_NAMES: Record<Competency, string> = {
 };
 
 /**
- * The metric a probe is scored with (spec §5.2). `subem` and `em` are the
+ * The metric a probe is scored with (the released `post_process`). `subem` and `em` are the
  * code's `substring_exact_match` / `exact_match`; the two judges are the
- * LongMemEval yes/no judge (§5.4) and the HELMET summary F1 judge (§5.5).
+ * LongMemEval yes/no judge and the HELMET summary F1 judge.
  */
 export type MabMetric = "subem" | "em" | "recall@5" | "llm_judge_lme" | "llm_judge_sum_f1";
 
-/** Template family: picks the memorize and query templates (spec §3.4, §3.5). */
+/** Template family: picks the memorize and query templates (the released `utils/templates.py`). */
 export type MabFamily =
   | "ruler_qa"
   | "longmemeval"
@@ -313,7 +313,7 @@ export function splitOfFileName(name: string): MabSplit | undefined {
   return SPLITS.find((s) => s === split);
 }
 
-/** How per-dataset scores roll up into the paper's Table 3 (spec §5.6): unweighted means. */
+/** How per-dataset scores roll up into the paper's Table 3 (arXiv 2507.05257): unweighted means. */
 export const AGGREGATION = {
   MCC: [
     "icl_banking77_5900shot_balance",
@@ -329,7 +329,7 @@ export const AGGREGATION = {
   Overall: ["AR", "TTL", "LRU", "SF"],
 } as const;
 
-/** Run defaults of the paper (spec §10, §4.1). */
+/** Run defaults of the paper (arXiv 2507.05257 §4.1, App. F.3) and its released configs. */
 export const MAB_DEFAULTS = {
   backbone: "gpt-4o-mini",
   topK: 10,

@@ -1,6 +1,6 @@
 /**
  * RealMem's label vocabulary. The released files use the generator's names,
- * which differ from the paper's tables (spec/realmem.md §2.3–2.6); reports use
+ * which differ from the paper's tables (arXiv 2601.06966 App. A.1, Tables 7–8); reports use
  * the paper's names, so the mapping lives here and nowhere else.
  */
 
@@ -45,7 +45,7 @@ export const FILLER_PROJECT = "Enhanced";
 
 /**
  * Gold memories from exactly one distinct session make a single-session query,
- * from two or more a multi-session one (spec §2.4, verified on all 1,415 queries).
+ * from two or more a multi-session one (checked on all 1,415 queries of the release).
  */
 export function sessionTypeOf(evidenceSessions: number): string | undefined {
   if (evidenceSessions === 1) return "single-session";

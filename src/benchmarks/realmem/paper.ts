@@ -1,16 +1,24 @@
 /**
- * Numbers RealMem reports (spec/realmem.md §7), printed beside ours and marked
- * as reported. Table 3 is session-level retrieval; its R@k behaves like our
- * recall_all@k and its NDCG like ndcg_realmem@k (spec §6.1). Tables 2, 4 and
- * 12 are the judged generation scores, keyed like our `tables()` output.
+ * Numbers RealMem reports (Bian et al., 2026, arXiv 2601.06966), printed
+ * beside ours and marked as reported. Table 3 is session-level retrieval; its
+ * R@k behaves like our recall_all@k and its NDCG like ndcg_realmem@k (the
+ * released `compute_auto_metrics_for_realmem.py` computes both). Tables 2, 4
+ * and 12 are the judged generation scores, keyed like our `tables()` output.
  */
+import { type Citation, citationText, cite } from "../shared/citation.ts";
+
+export const REALMEM_PAPER = { work: "RealMem (Bian et al., 2026)", arxiv: "2601.06966" } as const;
+
 export interface ReportedRow {
   system: string;
   metrics: Record<string, number>;
 }
 
-export const realmemRetrievalTable: { source: string; rows: ReportedRow[] } = {
-  source: "RealMem Table 3 (session level)",
+const table3 = cite(REALMEM_PAPER, "Table 3 (session-level retrieval)");
+
+export const realmemRetrievalTable: { source: string; citation: Citation; rows: ReportedRow[] } = {
+  source: citationText(table3),
+  citation: table3,
   rows: [
     {
       system: "Graph Mem",
@@ -45,6 +53,7 @@ export const realmemRetrievalTable: { source: string; rows: ReportedRow[] } = {
 export interface RealMemPaperTable {
   id: string;
   source: string;
+  citation: Citation;
   columns: string[];
   rows: Array<{ system: string; cells: Record<string, number | null> }>;
   note?: string;
@@ -66,9 +75,12 @@ function generationRow(system: string, values: ReadonlyArray<number | null>): Re
   return { system, cells: Object.fromEntries(GENERATION_COLUMNS.map((c, i) => [c, values[i] ?? null])) };
 }
 
+const table2 = cite(REALMEM_PAPER, "Table 2 (generation, judge GPT-4o)");
+
 export const realmemGenerationTable: RealMemPaperTable = {
   id: "realmem-table2",
-  source: "RealMem Table 2 (spec/realmem.md §7): generation, judge GPT-4o",
+  source: citationText(table2),
+  citation: table2,
   columns: [...GENERATION_COLUMNS],
   rows: [
     generationRow("Full Context (GPT-4o-Mini)", [null, null, null, null, 0.411, null, null, null]),
@@ -101,9 +113,12 @@ function pairedRow(system: string, columns: readonly string[], values: readonly 
   return { system, cells: Object.fromEntries(columns.map((c, i) => [c, values[i] ?? null])) };
 }
 
+const table4 = cite(REALMEM_PAPER, "Table 4 (memory setting, GPT-4o-mini answerer)");
+
 export const realmemCategoryTable: RealMemPaperTable = {
   id: "realmem-table4",
-  source: "RealMem Table 4 (spec/realmem.md §7): memory setting, GPT-4o-mini answerer",
+  source: citationText(table4),
+  citation: table4,
   columns: CATEGORY_COLUMNS,
   rows: [
     pairedRow(
@@ -203,16 +218,22 @@ const TOPIC_VALUES: Record<string, Array<[number, number]>> = {
   ],
 };
 
+const table12 = cite(REALMEM_PAPER, "Table 12 (by topic, memory setting, GPT-4o-mini answerer)");
+
 export const realmemTopicTable: RealMemPaperTable = {
   id: "realmem-table12",
-  source: "RealMem Table 12 (spec/realmem.md §7): by topic, memory setting, GPT-4o-mini answerer",
+  source: citationText(table12),
+  citation: table12,
   columns: TOPIC_COLUMNS,
   // Stored one row per system like every reported table; reports pivot it back to the
   // paper's layout (one row per topic, a QA/Rec. pair per system) via the scorer's `byGroup`.
   rows: Object.entries(TOPIC_VALUES).map(([system, pairs]) => pairedRow(system, TOPIC_COLUMNS, pairs.flat())),
 };
 
-/** Query counts per label value in the release (spec §2.3–2.4), the weights of the micro-average. */
+/**
+ * Query counts per label value, the weights of the micro-average: categories as
+ * in the paper's Table 7, session types and topics counted on the release.
+ */
 export const REALMEM_QUERY_COUNTS = {
   total: 1415,
   category: { "Static Retrieval": 1075, "Dynamic Updating": 156, "Proactive Alignment": 160, "Temporal Reasoning": 24 },

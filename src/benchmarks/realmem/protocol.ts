@@ -1,10 +1,10 @@
 /**
- * RealMem protocol (spec/realmem.md §5): sessions are ingested in array order;
+ * RealMem protocol (arXiv 2601.06966; released `eval/eval_mem0.py`): sessions are ingested in array order;
  * each query is searched *before* its own session is ingested (the probe's
  * `before` position), with only the query text. Memory setting: top-20 items;
  * session setting: top-5 distinct sessions. Retrieval is measured at session
  * level for k ∈ {5, 10, 20}. Oracle = the gold sessions ingested so far (the
- * paper never defines it; spec §5.1): the gold `memory_used` items in the
+ * paper never defines it): the gold `memory_used` items in the
  * memory setting, the gold sessions in the session setting.
  *
  * `--context memory` (default) gives the answerer the top-20 items;

@@ -1,6 +1,6 @@
 /**
  * Where `membench data pull realmem` fetches the release: the ten user files of
- * AvatarMemory/RealMemBench at the commit the spec was checked against.
+ * AvatarMemory/RealMemBench at the commit our reading of the release was checked against.
  */
 import type { Release } from "../types.ts";
 

@@ -1,7 +1,7 @@
 /**
  * SubtleMemory's relation labels. The release spells subtypes several ways
  * (current and legacy data labels); reports need the paper's five columns.
- * Mapping from spec/subtlememory.md §2.1 and the §10.1 subtype normaliser.
+ * Mapping from arXiv 2606.05761 §2.1 (App. A.1), covering every spelling the release uses.
  */
 
 export const RELATION_TYPES = ["complementary", "nuanced", "contradictory"] as const;

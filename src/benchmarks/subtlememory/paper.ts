@@ -1,10 +1,22 @@
 /**
- * The numbers SubtleMemory reports (spec/subtlememory.md §7), printed beside
- * ours. Accuracy in % as published; cells keyed like our tables' columns
- * (`PAPER_COLUMNS` in score.ts) and the waterfall like our metric names.
- * Judge: Gemini 3.1 Pro Preview Thinking, strong answer prompt.
+ * The numbers SubtleMemory reports (Wang et al., 2026, arXiv 2606.05761:
+ * Table 1, Table 13 and Figure 3), printed beside ours. The paper's text has
+ * no table bodies; the cells are those of the project's
+ * `site/public/data/{leaderboard,diagnostic_waterfall}.json` (commit be80b281),
+ * which match every number the paper's text quotes. Accuracy in % as
+ * published; cells keyed like our tables' columns (`PAPER_COLUMNS` in
+ * score.ts) and the waterfall like our metric names. Judge: Gemini 3.1 Pro
+ * Preview Thinking, strong answer prompt.
  */
 import type { Setting } from "../../run/record.ts";
+import { type Citation, citationText, cite } from "../shared/citation.ts";
+
+export const SUBTLEMEMORY_PAPER = { work: "SubtleMemory (Wang et al., 2026)", arxiv: "2606.05761" } as const;
+
+const cited = (where: string) => {
+  const citation = cite(SUBTLEMEMORY_PAPER, where);
+  return { source: citationText(citation), citation };
+};
 
 export interface ReportedRow {
   system: string;
@@ -16,6 +28,7 @@ export interface ReportedTable {
   /** The id of our table with the same layout, or `subtlememory-waterfall` for the cross-setting metrics. */
   id: string;
   source: string;
+  citation: Citation;
   answerModel: string;
   setting: Setting;
   unit: "%";
@@ -31,7 +44,7 @@ function row(system: string, group: ReportedRow["group"], values: readonly numbe
 
 export const subtlememoryTable1Gpt54: ReportedTable = {
   id: "subtlememory-main",
-  source: "SubtleMemory Table 1 (spec/subtlememory.md §7, Table 1a), answer model gpt-5.4, default setting",
+  ...cited("Table 1 (answer model gpt-5.4, default setting)"),
   answerModel: "gpt-5.4",
   setting: "default",
   unit: "%",
@@ -54,7 +67,7 @@ export const subtlememoryTable1Gpt54: ReportedTable = {
 
 export const subtlememoryTable1GptOss: ReportedTable = {
   id: "subtlememory-main",
-  source: "SubtleMemory Table 1 (spec/subtlememory.md §7, Table 1b), answer model gpt-oss-120b, default setting",
+  ...cited("Table 1 (answer model gpt-oss-120b, default setting)"),
   answerModel: "gpt-oss-120b",
   setting: "default",
   unit: "%",
@@ -77,7 +90,7 @@ export const subtlememoryTable1GptOss: ReportedTable = {
 
 export const subtlememoryTable13Perfect: ReportedTable = {
   id: "subtlememory-main",
-  source: "SubtleMemory Table 13 (spec/subtlememory.md §7), perfect-retrieval setting, answer model gpt-5.4",
+  ...cited("Table 13 (perfect-retrieval setting, answer model gpt-5.4)"),
   answerModel: "gpt-5.4",
   setting: "perfect",
   unit: "%",
@@ -115,7 +128,7 @@ function waterfallRow(system: string, group: ReportedRow["group"], values: reado
 
 export const subtlememoryWaterfall: ReportedTable = {
   id: "subtlememory-waterfall",
-  source: "SubtleMemory Figure 3 (spec/subtlememory.md §7), diagnostic waterfall, answer model gpt-5.4",
+  ...cited("Figure 3 (diagnostic waterfall, answer model gpt-5.4)"),
   answerModel: "gpt-5.4",
   setting: "default",
   unit: "%",

@@ -1,5 +1,5 @@
 /**
- * SubtleMemory protocol (spec/subtlememory.md §4–5): the whole history is
+ * SubtleMemory protocol (arXiv 2606.05761 §3.1, App. C.1): the whole history is
  * ingested at the system's own granularity, every probe fires after it, and the
  * retrieved items are given to the answerer as a flat numbered memory list.
  * The harness's adapters mostly retrieve top_k = 20.

@@ -1,6 +1,6 @@
 /**
  * Where SubtleMemory's data lives: plain JSON in the authors' repository
- * (spec/repos.md §1, spec/subtlememory.md §9), pinned to the commit the specs read.
+ * (github.com/Yummytanmo/SubtleMemory, `data/subtlememory/`), pinned to the commit we checked it at.
  */
 import type { Release, ReleaseFile } from "../types.ts";
 

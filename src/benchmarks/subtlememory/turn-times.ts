@@ -2,7 +2,7 @@
  * Per-message times for SubtleMemory, which dates sessions only. The
  * reference harness spaces a session's messages 30 s apart, shrinking the step
  * so the last message lands within 90% of the gap to the next session
- * (spec/subtlememory.md §3.3, §10.1). Unlike the reference, which drops the
+ * (the released `subtlememory_converter.py`). Unlike the reference, which drops the
  * seconds and the UTC offset on the way, this keeps the session's own offset.
  */
 

@@ -6,6 +6,7 @@
 import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { ConfigError } from "../../core/errors.ts";
+import { log } from "../../util/log.ts";
 import { loadRun } from "../run-data.ts";
 import { memoraFiles } from "./memora.ts";
 import { realmemFiles } from "./realmem.ts";
@@ -46,6 +47,7 @@ export async function exportOfficial(dir: string, format: string, out: string, n
   if (existsSync(target) && !statSync(target).isDirectory()) {
     throw new ConfigError(`${target} is a file; the ${format} export writes a folder`, "out", "--out");
   }
-  const files = format === "realmem" ? await realmemFiles(run) : await memoraFiles(run, now);
+  const { files, warnings } = format === "realmem" ? await realmemFiles(run) : await memoraFiles(run, now);
+  for (const warning of warnings) log.warn(warning);
   return files.map((f) => write(join(target, f.path), f.content));
 }

@@ -1,8 +1,9 @@
 /**
- * SubtleMemory's leaderboard file (`site/public/data/leaderboard.json` of the
- * reference repository): `{generatedAt, metricLabels, rows}`, one row per
- * table × answer model × method × setting with accuracy in % per relation
- * type and subtype, so our rows drop into the project page's data.
+ * SubtleMemory's leaderboard file (`site/public/data/leaderboard.json` of
+ * github.com/Yummytanmo/SubtleMemory, the data behind the project page and
+ * arXiv 2606.05761 Tables 1 and 13): `{generatedAt, metricLabels, rows}`, one
+ * row per table × answer model × method × setting with accuracy in % per
+ * relation type and subtype, so our rows drop into the project page's data.
  */
 import { PAPER_COLUMNS, paperCells } from "../../benchmarks/subtlememory/score.ts";
 import { ConfigError } from "../../core/errors.ts";
@@ -85,13 +86,15 @@ export function subtlememoryLeaderboard(run: RunData, generatedAt = new Date()):
       counts[LEADERBOARD_KEYS[column]] = n[column] ?? 0;
     }
     rows.push({
-      id: [table, model, result.system, setting].map(slug).join("--"),
+      // As the release spells them: table, method and setting slugged, the model name as is.
+      id: [slug(table), model, slug(result.system), slug(setting)].join("--"),
       table,
       model,
       method: result.system,
       methodLabel: `${result.system} (membench)`,
       setting,
-      category: "membench",
+      // The page leaves "Oracle reference" rows out when it marks each column's best system.
+      category: result.setting === "oracle" ? "Oracle reference" : "membench",
       metricValues,
       n: counts,
     });
