@@ -26,7 +26,16 @@ export type StubFailure =
   /** A 200 chat completion whose message content is not valid JSON; on /v1/embeddings, a 200 whose body is cut short. */
   | { malformedJson: true }
   /** Destroy the socket without any response (a connection reset). */
-  | { reset: true };
+  | { reset: true }
+  /**
+   * A 200 whose JSON body is cut short but whose HTTP response is complete (a proxy or
+   * server that gave up mid-body): the client's JSON parse fails.
+   */
+  | { truncatedBody: true }
+  /** A 200 whose headers and the start of the body arrive, then the socket is destroyed. */
+  | { resetMidBody: true }
+  /** A 200 whose headers and the start of the body arrive, then nothing more until the client gives up. */
+  | { hangMidBody: true };
 
 /** What a scripted chat reply may be: text, or an object sent as JSON text. */
 export type StubReply = string | Record<string, unknown> | unknown[];
@@ -219,6 +228,13 @@ export async function startOpenAIStub(options: OpenAIStubOptions = {}): Promise<
       return;
     }
     if (!authorised) return unauthorised();
+    if (failure && ("truncatedBody" in failure || "resetMidBody" in failure || "hangMidBody" in failure)) {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.write('{"id": "chatcmpl-cut", "object": "chat.completion", "choices": [{"index": 0, "message": {"con');
+      if ("truncatedBody" in failure) res.end();
+      else if ("resetMidBody" in failure) setTimeout(() => req.socket.destroy(), 10);
+      return;
+    }
 
     if (path === "/v1/embeddings") {
       if (failure && "malformedJson" in failure) {
