@@ -113,9 +113,10 @@ export function summarise(
           "answer",
           answered.map((r) => r.timings.answerMs ?? 0),
         );
-        const failed = ran.filter((r) => r.answerError !== undefined).length;
-        if (failed) metrics.answer_failures = failed;
       }
+      // Counted whether or not any answer succeeded: a row where every call failed is the one that most needs it.
+      const failedAnswers = ran.filter((r) => r.answerError !== undefined).length;
+      if (failedAnswers) metrics.answer_failures = failedAnswers;
       const byLabel: ResultRow["byLabel"] = {};
       for (const key of [...new Set(ran.flatMap((r) => Object.keys(r.labels)))].sort()) {
         const groups = new Map<string, ProbeRecord[]>();
