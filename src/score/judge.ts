@@ -2,12 +2,13 @@
  * Judge plumbing shared by every benchmark: a judge is a named model; each call
  * renders a prompt, asks for a structured verdict (zod), and records the
  * verdict with the judge's name, the sample index and the template hash.
- * A verdict that cannot be parsed after the model layer's repair retry is a
- * failure with its reason — the scorer then counts the worst outcome of its
- * scale, never a default pass.
+ * A verdict that cannot be parsed after the model layer's repair retry, or a
+ * call that failed at the endpoint, is a failure with its cause and reason — the
+ * scorer then counts the worst outcome of its scale, never a default pass.
  */
 import type { z } from "zod";
-import { structured } from "../llm/structured.ts";
+import { ModelError } from "../core/errors.ts";
+import { StructuredOutputError, structured } from "../llm/structured.ts";
 import type { ChatModel } from "../llm/types.ts";
 import type { PromptSet } from "./prompts.ts";
 
@@ -16,6 +17,14 @@ export interface NamedJudge {
   name: string;
   model: ChatModel;
 }
+
+/**
+ * Why a judge call gave no verdict: `endpoint` — the call itself failed (HTTP
+ * error, timeout, reset, after every retry; no reply arrived); `unparsable` — a
+ * reply arrived but held no usable verdict, even after the repair request;
+ * `error` — anything else. All three are failures, scored as the worst outcome.
+ */
+export type JudgeFailureCause = "endpoint" | "unparsable" | "error";
 
 export interface VerdictRecord {
   judge: string;
@@ -28,6 +37,10 @@ export interface VerdictRecord {
   value?: unknown;
   /** Why it failed: unparseable reply, schema mismatch, model error. */
   failure?: string;
+  /** What kind of failure (absent in verdicts stored before causes were recorded: see `failureCauseOf`). */
+  failureCause?: JudgeFailureCause;
+  /** The last reply text, when a reply arrived but could not be used. */
+  reply?: string;
   /** Which part of the probe it judged (a criterion index, a sub-question). */
   part?: string;
 }
@@ -72,8 +85,41 @@ export async function judgeOnce<T>(
     );
     return { ...base, ok: true, value };
   } catch (error) {
-    return { ...base, ok: false, failure: (error as Error).message ?? String(error) };
+    const failure = (error as Error).message ?? String(error);
+    if (error instanceof StructuredOutputError) {
+      return { ...base, ok: false, failure, failureCause: "unparsable", reply: error.raw };
+    }
+    return { ...base, ok: false, failure, failureCause: error instanceof ModelError ? "endpoint" : "error" };
   }
+}
+
+/** The cause of a failed verdict; for verdicts stored without one, read from its message. */
+export function failureCauseOf(v: { cause?: JudgeFailureCause; reason: string }): JudgeFailureCause {
+  if (v.cause) return v.cause;
+  if (/^structured output "[^"]*" unusable/.test(v.reason)) return "unparsable";
+  // A ModelError's message starts with its endpoint, and then its status in brackets.
+  if (/^(https?:\/\/|scripted:)\S*( \[\d+\])?: /.test(v.reason)) return "endpoint";
+  return "error";
+}
+
+const CAUSE_NAMES: Record<JudgeFailureCause, [string, string]> = {
+  unparsable: ["unparsable reply", "unparsable replies"],
+  endpoint: ["endpoint failure", "endpoint failures"],
+  error: ["other error", "other errors"],
+};
+
+/** "2 unparsable replies, 1 endpoint failure": failed verdicts counted by cause, most frequent first. */
+export function describeJudgeFailures(list: ReadonlyArray<{ cause?: JudgeFailureCause; reason: string }>): string {
+  const counts = new Map<JudgeFailureCause, number>();
+  for (const f of list) {
+    const cause = failureCauseOf(f);
+    counts.set(cause, (counts.get(cause) ?? 0) + 1);
+  }
+  const order = Object.keys(CAUSE_NAMES) as JudgeFailureCause[];
+  return [...counts]
+    .sort((a, b) => b[1] - a[1] || order.indexOf(a[0]) - order.indexOf(b[0]))
+    .map(([cause, n]) => `${n} ${CAUSE_NAMES[cause][n === 1 ? 0 : 1]}`)
+    .join(", ");
 }
 
 /** Every judge × every sample for one call. */

@@ -21,7 +21,7 @@ import { type Override, RunStore, STORE_FILE } from "../run/store.ts";
 import { type ResultRow, type Summary, summarise } from "../run/summary.ts";
 import { log } from "../util/log.ts";
 import { bootstrapStatCI } from "./bootstrap.ts";
-import type { JudgeContext, NamedJudge } from "./judge.ts";
+import { failureCauseOf, type JudgeContext, type JudgeFailureCause, type NamedJudge } from "./judge.ts";
 import { PromptSet } from "./prompts.ts";
 import { scorerFor } from "./scorers.ts";
 import {
@@ -57,7 +57,14 @@ export interface ScoredRow extends ResultRow {
   promptSet?: string;
   judges?: string[];
   judge_failures?: number;
-  judgeFailureList?: Array<{ episodeId: string; probeId: string; judge: string; reason: string }>;
+  /** Every failed verdict, with its cause (absent in runs scored before causes were recorded). */
+  judgeFailureList?: Array<{
+    episodeId: string;
+    probeId: string;
+    judge: string;
+    reason: string;
+    cause?: JudgeFailureCause;
+  }>;
   tables?: PaperTable[];
 }
 
@@ -215,7 +222,13 @@ export function applyScores(
     row.judgeFailureList = mine.flatMap((s) =>
       s.verdicts
         .filter((v) => !v.ok)
-        .map((v) => ({ episodeId: s.episodeId, probeId: s.probeId, judge: v.judge, reason: v.failure ?? "" })),
+        .map((v) => ({
+          episodeId: s.episodeId,
+          probeId: s.probeId,
+          judge: v.judge,
+          reason: v.failure ?? "",
+          cause: failureCauseOf({ cause: v.failureCause, reason: v.failure ?? "" }),
+        })),
     );
     row.tables = scorer.tables?.(mine, ctx) ?? [];
     const judged = mine.some((s) => s.verdicts.length > 0);

@@ -5,6 +5,7 @@ import { ConfigError } from "../../core/errors.ts";
 import type { Summary } from "../../run/summary.ts";
 import { markdownTable } from "../../run/table.ts";
 import { scoreAnswersFile } from "../../score/answers.ts";
+import { describeJudgeFailures, failureCauseOf } from "../../score/judge.ts";
 import { type ScoredRow, type ScoreRunOptions, scoreRun } from "../../score/score-run.ts";
 import { log } from "../../util/log.ts";
 
@@ -77,9 +78,12 @@ export function printScores(summary: Summary): void {
   }
   const failures = rows.flatMap((r) => r.judgeFailureList ?? []);
   if (failures.length) {
-    lines.push("", `Judge verdicts that could not be parsed (${failures.length}, scored as the worst outcome):`);
+    lines.push(
+      "",
+      `Judge verdicts that failed (${failures.length}: ${describeJudgeFailures(failures)}; scored as the worst outcome):`,
+    );
     for (const f of failures.slice(0, 20))
-      lines.push(`- ${f.episodeId}/${f.probeId} (${f.judge}): ${f.reason.slice(0, 160)}`);
+      lines.push(`- ${f.episodeId}/${f.probeId} (${f.judge}, ${failureCauseOf(f)}): ${f.reason.slice(0, 160)}`);
   }
   process.stdout.write(`${lines.join("\n")}\n`);
 }
