@@ -6,6 +6,7 @@
  * call that failed at the endpoint, is a failure with its cause and reason — the
  * scorer then counts the worst outcome of its scale, never a default pass.
  */
+import { createHash } from "node:crypto";
 import type { z } from "zod";
 import { ModelError } from "../core/errors.ts";
 import { StructuredOutputError, structured } from "../llm/structured.ts";
@@ -43,6 +44,11 @@ export interface VerdictRecord {
   reply?: string;
   /** Which part of the probe it judged (a criterion index, a sub-question). */
   part?: string;
+  /**
+   * Identifies the call: judge name, sample, template and the rendered prompt. A
+   * retry keeps a stored verdict with the same key instead of asking again.
+   */
+  key?: string;
 }
 
 export interface JudgeContext {
@@ -50,6 +56,28 @@ export interface JudgeContext {
   /** Samples per judge (`--judge-runs`). */
   runs: number;
   prompts: PromptSet;
+  /**
+   * Verdicts that succeeded in an earlier scoring, by `key`: a call with the same
+   * key reuses its verdict and asks no model (how a retry keeps what succeeded).
+   */
+  kept?: ReadonlyMap<string, VerdictRecord>;
+}
+
+/** The key of one judge call (see `VerdictRecord.key`). */
+export function verdictKey(judge: string, sample: number, template: string, prompt: string): string {
+  return createHash("sha256")
+    .update(JSON.stringify([judge, sample, template, prompt]))
+    .digest("hex")
+    .slice(0, 32);
+}
+
+/** The successful verdicts of stored scores, by key, for `JudgeContext.kept`. */
+export function keptVerdicts(
+  scores: ReadonlyArray<{ verdicts: readonly VerdictRecord[] }>,
+): Map<string, VerdictRecord> {
+  const kept = new Map<string, VerdictRecord>();
+  for (const s of scores) for (const v of s.verdicts) if (v.ok && v.key) kept.set(v.key, v);
+  return kept;
 }
 
 export interface JudgeCall<T> {
@@ -66,6 +94,7 @@ export async function judgeOnce<T>(
   call: JudgeCall<T>,
   prompts: PromptSet,
   sample: number,
+  kept?: ReadonlyMap<string, VerdictRecord>,
 ): Promise<VerdictRecord & { value?: T }> {
   const prompt = prompts.render(call.bench, call.template, call.vars);
   const base = {
@@ -75,7 +104,14 @@ export async function judgeOnce<T>(
     templateHash: prompt.templateHash,
     promptSet: prompt.promptSet,
     ...(call.part !== undefined ? { part: call.part } : {}),
+    key: verdictKey(judge.name, sample, prompt.template, prompt.text),
   };
+  const earlier = kept?.get(base.key);
+  if (earlier?.ok) {
+    // A kept verdict must still fit the schema (a newer membench may have changed it).
+    const checked = call.schema.safeParse(earlier.value);
+    if (checked.success) return { ...earlier, value: checked.data };
+  }
   try {
     const { value } = await structured(
       judge.model,
@@ -130,7 +166,7 @@ export async function judgeAll<T>(
   const calls: Array<Promise<VerdictRecord & { value?: T }>> = [];
   for (const judge of ctx.judges) {
     for (let sample = 0; sample < Math.max(1, ctx.runs); sample++)
-      calls.push(judgeOnce(judge, call, ctx.prompts, sample));
+      calls.push(judgeOnce(judge, call, ctx.prompts, sample, ctx.kept));
   }
   return Promise.all(calls);
 }
