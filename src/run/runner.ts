@@ -9,15 +9,18 @@ import { createHash } from "node:crypto";
 import { createReadStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import PQueue from "p-queue";
-import { getBenchmark, loadDataset } from "../benchmarks/index.ts";
+import { BENCHMARKS, getBenchmark, loadDataset, unifiedBenchmark } from "../benchmarks/index.ts";
+import type { BenchmarkDefinition } from "../benchmarks/types.ts";
 import { ConfigError, SystemError } from "../core/errors.ts";
 import type { Dataset, Episode } from "../core/model.ts";
+import { unifiedSources } from "../data/unified.ts";
 import type { Embedder } from "../embed/types.ts";
 import type { RetrievalOverrides } from "../ledger/retrieval-overrides.ts";
 import { type UsageSink, withUsageSink } from "../llm/accounting.ts";
 import { type ManagedChatModel, modelConfigured, resolveModelSettings } from "../llm/create.ts";
 import type { ChatModel } from "../llm/types.ts";
 import { type ScoreRunOptions, scoreRun, summarizeRun } from "../score/score-run.ts";
+import { scorerFor } from "../score/scorers.ts";
 import { createSystem } from "../systems/index.ts";
 import type { MemorySystem } from "../systems/types.ts";
 import { log } from "../util/log.ts";
@@ -181,7 +184,7 @@ export async function startRun(options: RunOptions): Promise<RunOutcome> {
       throw new ConfigError(`unknown setting "${s}"; known: ${SETTINGS.join(", ")}`, "setting");
   }
   if (!options.systems.length) throw new ConfigError("name at least one system", "system", "--system");
-  const bench = getBenchmark(options.benchmark);
+  let bench = getBenchmark(options.benchmark);
   const stamp = new Date().toISOString().replace(/[-:]/g, "").replace(/\..*/, "").replace("T", "-");
   const id = options.id ?? `${bench.id}-${stamp}`;
   const dir = resolve(options.out ?? "runs", id);
@@ -189,8 +192,9 @@ export async function startRun(options: RunOptions): Promise<RunOutcome> {
     throw new ConfigError(`${dir} already holds a run; use --resume ${dir} to finish it`, "out", "--out");
   }
   const dataset = await loadDataset(bench.id, options.data, { strict: true });
-  const protocol = protocolFor(dataset.benchmark)(options.protocol);
   const llm = llmStatus(options);
+  if (bench.id === unifiedBenchmark.id) bench = unifiedScoredAs(dataset, options.data, llm.configured);
+  const protocol = protocolFor(dataset.benchmark)(options.protocol);
   checkLedgerExtractorMode(options.ledgerExtractor, llm);
   checkLedgerRetrieval(options.ledgerRetrieval);
   checkLedgerQueryRewrite(options.ledgerQueryRewrite, llm);
@@ -225,6 +229,34 @@ export async function startRun(options: RunOptions): Promise<RunOutcome> {
     if (created) discardUnstarted(dir);
     throw error;
   }
+}
+
+/**
+ * The benchmark a unified file runs as. `data convert` records in every episode
+ * the benchmark it came from: a file from one benchmark runs, is scored and
+ * resumes as that benchmark. A file no scorer fits could not have its answers
+ * scored, so with a model configured it is refused before any call; without one,
+ * its retrieval half runs as `unified`.
+ */
+function unifiedScoredAs(dataset: Dataset, data: string, modelConfigured: boolean): BenchmarkDefinition {
+  const sources = unifiedSources(dataset);
+  const source = sources.length === 1 ? BENCHMARKS.find((b) => b.id === sources[0]) : undefined;
+  if (source && source.id !== unifiedBenchmark.id && scorerFor(source.id)) {
+    log.info(`${data}: episodes converted from ${source.id}; run and scored as ${source.id}`);
+    return source;
+  }
+  if (modelConfigured) {
+    const from =
+      sources.length === 1
+        ? `episodes come from "${sources[0]}", which has no scorer`
+        : `episodes come from several benchmarks (${sources.join(", ")}), and one run is scored by one benchmark's scorer`;
+    throw new ConfigError(
+      `${data}: ${from}, so its answers could not be scored; no model was called. Run it without a model for the retrieval metrics, or give each benchmark's episodes a file of their own`,
+      "benchmark",
+      "run unified",
+    );
+  }
+  return unifiedBenchmark;
 }
 
 /**
