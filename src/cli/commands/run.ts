@@ -124,7 +124,10 @@ export function registerRunCommand(program: Command): void {
       "after an outage: ask a run's failed answer and judge calls again, keeping all that succeeded (same as --resume)",
     )
     .option("--concurrency <n>", "episodes replayed at once", "2")
-    .option("--max-cost <usd>", "refuse to start, or stop, past this many US dollars of model calls")
+    .option(
+      "--max-cost <usd>",
+      "refuse to start, or stop, past this many US dollars of the run's model calls (all processes)",
+    )
     .option("--price-in <usd>", "USD per million input tokens of the answer model, for estimates and --max-cost")
     .option("--price-out <usd>", "USD per million output tokens of the answer model")
     .option("--chunk-size <tokens>", "MemoryAgentBench: chunk size instead of the paper's per-dataset size")
