@@ -8,6 +8,7 @@
  * process — without every layer in between passing a handle along.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
+import { log } from "../util/log.ts";
 import { type ChatModel, type ChatRequest, type ChatResult, MODEL_ROLES, type ModelRole } from "./types.ts";
 import { DelegatingChatModel } from "./wrap.ts";
 
@@ -66,6 +67,15 @@ export interface CallUsage {
 export type UsageSink = (call: CallUsage) => void;
 
 const sinks = new AsyncLocalStorage<UsageSink>();
+
+/** Hands a call to the sink in scope; a sink that fails (a closed store) never turns a call into an error. */
+function report(call: CallUsage): void {
+  try {
+    sinks.getStore()?.(call);
+  } catch (error) {
+    log.warn(`model usage not recorded: ${(error as Error).message}`);
+  }
+}
 
 /** Runs `fn` so that every accounted model call inside it (awaited or not) is also reported to `sink`. */
 export function withUsageSink<T>(sink: UsageSink, fn: () => T): T {
@@ -214,7 +224,7 @@ export class AccountedChatModel extends DelegatingChatModel {
       result = await this.inner.chat(req);
     } catch (error) {
       this.accounting.recordError(req.role);
-      sinks.getStore()?.({
+      report({
         role: req.role,
         ok: false,
         cached: false,
@@ -227,7 +237,7 @@ export class AccountedChatModel extends DelegatingChatModel {
       throw error;
     }
     const costUsd = this.accounting.record(req.role, result, model);
-    sinks.getStore()?.({
+    report({
       role: req.role,
       ok: true,
       cached: result.cached,
