@@ -216,6 +216,12 @@ describe("membench run --retry-failed", () => {
     );
     assert.match(first.stderr, new RegExp(`--retry-failed ${dir}`));
 
+    const rescored = cli(["score", dir]);
+    assert.match(
+      rescored.stderr,
+      new RegExp(`1 answer calls failed; membench run --retry-failed ${dir} asks them again`),
+    );
+
     writeFileSync(script, rules(true));
     const retried = cli(["run", "--retry-failed", dir, "--no-progress"]);
     assert.equal(retried.status, 0, retried.stderr);

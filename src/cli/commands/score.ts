@@ -113,6 +113,9 @@ export function registerScoreCommands(program: Command): void {
       if (existsSync(join(target, "config.json"))) {
         const { summary } = await scoreRun(target, options);
         printScores(summary);
+        const failed = summary.failures?.answers ?? 0;
+        // Scoring cannot ask an answer again: a failed one scores as wrong until the run asks it.
+        if (failed) log.warn(`${failed} answer calls failed; membench run --retry-failed ${target} asks them again`);
         return;
       }
       if (!flags.data || !flags.answers) {
