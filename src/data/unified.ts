@@ -58,6 +58,11 @@ export async function loadUnified(file: string, options: LoadOptions & { benchma
   return { ...ctx.dataset(), benchmark: options.benchmark ?? named };
 }
 
+/** The benchmarks a unified dataset's episodes say they came from (what `data convert` recorded), sorted. */
+export function unifiedSources(dataset: Dataset): string[] {
+  return [...new Set(dataset.episodes.map((e) => e.benchmark))].sort();
+}
+
 /** Writes a dataset as unified JSONL, atomically (a temp file renamed into place). */
 export async function writeUnified(dataset: Dataset, out: string): Promise<number> {
   const tmp = `${out}.partial`;

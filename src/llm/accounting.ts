@@ -1,7 +1,14 @@
 /**
  * Token and cost accounting per role. Cost is only ever computed from a known price:
  * a model without one makes the cost unknown (null), never a silent 0.
+ *
+ * Besides the stack's own running totals, every call is reported to the usage sink
+ * of the async context it runs in (`withUsageSink`), so a caller can attribute calls
+ * to its own unit of work — the runner persists them per unit, so usage survives the
+ * process — without every layer in between passing a handle along.
  */
+import { AsyncLocalStorage } from "node:async_hooks";
+import { log } from "../util/log.ts";
 import { type ChatModel, type ChatRequest, type ChatResult, MODEL_ROLES, type ModelRole } from "./types.ts";
 import { DelegatingChatModel } from "./wrap.ts";
 
@@ -42,6 +49,51 @@ export interface AccountingSnapshot {
   total: RoleUsage;
 }
 
+/** One call as accounted, for a usage sink. */
+export interface CallUsage {
+  role: ModelRole;
+  /** False when the call ended in an error after all retries (no tokens then). */
+  ok: boolean;
+  cached: boolean;
+  inputTokens: number;
+  outputTokens: number;
+  latencyMs: number;
+  /** USD of a call actually made (0 for a cache hit or an error); null when its model has no price. */
+  costUsd: number | null;
+  /** The configured model name, which an unpriced call lists. */
+  model: string;
+}
+
+export type UsageSink = (call: CallUsage) => void;
+
+const sinks = new AsyncLocalStorage<UsageSink>();
+
+/** Hands a call to the sink in scope; a sink that fails (a closed store) never turns a call into an error. */
+function report(call: CallUsage): void {
+  try {
+    sinks.getStore()?.(call);
+  } catch (error) {
+    log.warn(`model usage not recorded: ${(error as Error).message}`);
+  }
+}
+
+/** Runs `fn` so that every accounted model call inside it (awaited or not) is also reported to `sink`. */
+export function withUsageSink<T>(sink: UsageSink, fn: () => T): T {
+  return sinks.run(sink, fn);
+}
+
+/** Folds per-role usage (e.g. read back from a store) into a snapshot; roles not given are zero. */
+export function sumUsage(parts: ReadonlyArray<{ role: ModelRole; usage: RoleUsage }>): AccountingSnapshot {
+  const tallies = new Map<ModelRole, Tally>(MODEL_ROLES.map((r) => [r, emptyTally()]));
+  for (const { role, usage } of parts) {
+    const t = tallies.get(role)!;
+    for (const k of COUNTERS) t[k] += usage[k];
+    t.cost += usage.costUsd ?? 0;
+    for (const m of usage.unpricedModels) t.unpriced.add(m);
+  }
+  return snapshotOf(tallies);
+}
+
 interface Tally {
   calls: number;
   cachedCalls: number;
@@ -68,6 +120,30 @@ function emptyTally(): Tally {
     cost: 0,
     unpriced: new Set(),
   };
+}
+
+const COUNTERS = [
+  "calls",
+  "cachedCalls",
+  "errors",
+  "inputTokens",
+  "outputTokens",
+  "cachedInputTokens",
+  "cachedOutputTokens",
+  "latencyMs",
+] as const;
+
+function snapshotOf(tallies: ReadonlyMap<ModelRole, Tally>): AccountingSnapshot {
+  const total = emptyTally();
+  const roles = {} as Record<ModelRole, RoleUsage>;
+  for (const role of MODEL_ROLES) {
+    const t = tallies.get(role)!;
+    roles[role] = toUsage(t);
+    for (const k of COUNTERS) total[k] += t[k];
+    total.cost += t.cost;
+    for (const m of t.unpriced) total.unpriced.add(m);
+  }
+  return { roles, total: toUsage(total) };
 }
 
 function toUsage(t: Tally): RoleUsage {
@@ -101,7 +177,8 @@ export class Accounting {
     return undefined;
   }
 
-  record(role: ModelRole, result: ChatResult, configuredModel = result.model): void {
+  /** Tallies one successful call; returns its cost (0 for a cache hit, null without a price). */
+  record(role: ModelRole, result: ChatResult, configuredModel = result.model): number | null {
     const t = this.#tallies.get(role)!;
     t.calls++;
     t.latencyMs += result.latencyMs;
@@ -109,16 +186,19 @@ export class Accounting {
       t.cachedCalls++;
       t.cachedInputTokens += result.usage.inputTokens;
       t.cachedOutputTokens += result.usage.outputTokens;
-      return;
+      return 0;
     }
     t.inputTokens += result.usage.inputTokens;
     t.outputTokens += result.usage.outputTokens;
     const price = this.priceOf(configuredModel, result.model);
     if (!price) {
       t.unpriced.add(configuredModel);
-      return;
+      return null;
     }
-    t.cost += (result.usage.inputTokens * price.inputPerMTok + result.usage.outputTokens * price.outputPerMTok) / 1e6;
+    const cost =
+      (result.usage.inputTokens * price.inputPerMTok + result.usage.outputTokens * price.outputPerMTok) / 1e6;
+    t.cost += cost;
+    return cost;
   }
 
   recordError(role: ModelRole): void {
@@ -126,27 +206,7 @@ export class Accounting {
   }
 
   snapshot(): AccountingSnapshot {
-    const total = emptyTally();
-    const roles = {} as Record<ModelRole, RoleUsage>;
-    for (const role of MODEL_ROLES) {
-      const t = this.#tallies.get(role)!;
-      roles[role] = toUsage(t);
-      for (const k of [
-        "calls",
-        "cachedCalls",
-        "errors",
-        "inputTokens",
-        "outputTokens",
-        "cachedInputTokens",
-        "cachedOutputTokens",
-        "latencyMs",
-        "cost",
-      ] as const) {
-        total[k] += t[k];
-      }
-      for (const m of t.unpriced) total.unpriced.add(m);
-    }
-    return { roles, total: toUsage(total) };
+    return snapshotOf(this.#tallies);
   }
 }
 
@@ -158,13 +218,35 @@ export class AccountedChatModel extends DelegatingChatModel {
     super(inner);
   }
   async chat(req: ChatRequest): Promise<ChatResult> {
+    const model = this.inner.model;
+    let result: ChatResult;
     try {
-      const result = await this.inner.chat(req);
-      this.accounting.record(req.role, result, this.inner.model);
-      return result;
+      result = await this.inner.chat(req);
     } catch (error) {
       this.accounting.recordError(req.role);
+      report({
+        role: req.role,
+        ok: false,
+        cached: false,
+        inputTokens: 0,
+        outputTokens: 0,
+        latencyMs: 0,
+        costUsd: 0,
+        model,
+      });
       throw error;
     }
+    const costUsd = this.accounting.record(req.role, result, model);
+    report({
+      role: req.role,
+      ok: true,
+      cached: result.cached,
+      inputTokens: result.usage.inputTokens,
+      outputTokens: result.usage.outputTokens,
+      latencyMs: result.latencyMs,
+      costUsd,
+      model,
+    });
+    return result;
   }
 }

@@ -27,6 +27,17 @@ export function normaliseBaseUrl(url: string): string {
   return scrubSecret(url.trim(), undefined).replace(/\/+$/, "");
 }
 
+/** The socket error behind a body read that ended early (undici's "terminated"), if that is what `error` is. */
+function droppedMidBody(error: unknown): string | undefined {
+  if (!(error instanceof TypeError)) return undefined;
+  const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
+  const code = typeof cause?.code === "string" ? cause.code : undefined;
+  if (error.message === "terminated" || code?.startsWith("UND_ERR_") || code === "ECONNRESET") {
+    return code ?? (typeof cause?.message === "string" ? cause.message : error.message);
+  }
+  return undefined;
+}
+
 export class OpenAIChatModel implements ChatModel {
   readonly id: string;
   readonly model: string;
@@ -34,6 +45,7 @@ export class OpenAIChatModel implements ChatModel {
   readonly supportsJsonSchema: boolean;
   readonly #client: OpenAI;
   readonly #apiKey: string | undefined;
+  readonly #timeoutMs: number;
 
   constructor(options: OpenAIModelOptions) {
     this.model = options.model;
@@ -41,40 +53,46 @@ export class OpenAIChatModel implements ChatModel {
     this.id = `openai:${this.model}@${this.baseUrl}`;
     this.supportsJsonSchema = options.supportsJsonSchema ?? true;
     this.#apiKey = options.apiKey;
+    this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.#client = new OpenAI({
       baseURL: options.baseUrl ?? DEFAULT_BASE_URL,
       // The SDK refuses to start without a key; local servers ignore this placeholder.
       apiKey: options.apiKey || "no-key",
       maxRetries: 0,
-      timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      timeout: this.#timeoutMs,
     });
   }
 
   async chat(req: ChatRequest): Promise<ChatResult> {
     const started = performance.now();
     let completion: OpenAI.Chat.Completions.ChatCompletion;
+    // The SDK's timeout stops once the headers arrive; this one also covers a body that stalls.
+    const deadline = AbortSignal.timeout(this.#timeoutMs);
     try {
-      completion = await this.#client.chat.completions.create({
-        model: this.model,
-        messages: req.messages.map((m) => ({ role: m.role, content: m.content })),
-        ...(req.temperature !== undefined ? { temperature: req.temperature } : {}),
-        ...(req.maxTokens !== undefined ? { max_tokens: req.maxTokens } : {}),
-        ...(req.seed !== undefined ? { seed: req.seed } : {}),
-        ...(req.responseFormat
-          ? {
-              response_format: {
-                type: "json_schema" as const,
-                json_schema: {
-                  name: req.responseFormat.name,
-                  schema: req.responseFormat.schema as Record<string, unknown>,
-                  strict: true,
+      completion = await this.#client.chat.completions.create(
+        {
+          model: this.model,
+          messages: req.messages.map((m) => ({ role: m.role, content: m.content })),
+          ...(req.temperature !== undefined ? { temperature: req.temperature } : {}),
+          ...(req.maxTokens !== undefined ? { max_tokens: req.maxTokens } : {}),
+          ...(req.seed !== undefined ? { seed: req.seed } : {}),
+          ...(req.responseFormat
+            ? {
+                response_format: {
+                  type: "json_schema" as const,
+                  json_schema: {
+                    name: req.responseFormat.name,
+                    schema: req.responseFormat.schema as Record<string, unknown>,
+                    strict: true,
+                  },
                 },
-              },
-            }
-          : {}),
-      });
+              }
+            : {}),
+        },
+        { signal: deadline },
+      );
     } catch (error) {
-      throw this.toModelError(error);
+      throw this.toModelError(error, deadline.aborted);
     }
     const choice = completion.choices?.[0];
     if (!choice) {
@@ -95,12 +113,18 @@ export class OpenAIChatModel implements ChatModel {
     };
   }
 
-  private toModelError(error: unknown): ModelCallError {
+  private toModelError(error: unknown, pastDeadline: boolean): ModelCallError {
     const endpoint = this.baseUrl;
     const scrub = (text: string) => scrubSecret(text, this.#apiKey);
     const what = `chat completion with model ${this.model}`;
     if (error instanceof APIConnectionTimeoutError) {
       return new ModelCallError(`${what} timed out`, { endpoint, retryable: true });
+    }
+    if (pastDeadline) {
+      return new ModelCallError(`${what} timed out: no complete reply within ${this.#timeoutMs} ms`, {
+        endpoint,
+        retryable: true,
+      });
     }
     if (error instanceof APIUserAbortError) {
       return new ModelCallError(`${what} was aborted`, { endpoint, retryable: false });
@@ -119,6 +143,22 @@ export class OpenAIChatModel implements ChatModel {
         status,
         retryable: isRetryableStatus(status),
         retryAfterMs,
+      });
+    }
+    // A 200 whose body was cut short reaches us as the SDK's JSON parse error, and a
+    // connection dropped mid-body as fetch's "terminated": both are transport failures
+    // that another attempt can fix, like a reset before the headers.
+    if (error instanceof SyntaxError) {
+      return new ModelCallError(scrub(`${what}: the reply body is not complete JSON (${error.message})`), {
+        endpoint,
+        retryable: true,
+      });
+    }
+    const dropped = droppedMidBody(error);
+    if (dropped) {
+      return new ModelCallError(scrub(`${what}: connection dropped while reading the reply (${dropped})`), {
+        endpoint,
+        retryable: true,
       });
     }
     const message = error instanceof Error ? error.message : String(error);

@@ -7,6 +7,7 @@ import { getBenchmark } from "../benchmarks/index.ts";
 import { citationText } from "../benchmarks/shared/citation.ts";
 import type { Setting } from "../run/record.ts";
 import { bootstrapMeanCI } from "../score/bootstrap.ts";
+import { describeJudgeFailures } from "../score/judge.ts";
 import type { ScoredRow } from "../score/score-run.ts";
 import { scorerFor } from "../score/scorers.ts";
 import {
@@ -560,7 +561,8 @@ export function skipLines(run: RunData): SkipLine[] {
         setting: row.setting,
         stage: "judge verdicts",
         reason:
-          `${row.judge_failures} verdict${row.judge_failures === 1 ? "" : "s"} could not be parsed and ` +
+          `${row.judge_failures} verdict${row.judge_failures === 1 ? "" : "s"} failed` +
+          `${row.judgeFailureList?.length ? ` (${describeJudgeFailures(row.judgeFailureList)})` : ""} and ` +
           `were ${row.judgeFailureRule ?? WORST_OUTCOME}${shown ? `: ${shown}${more}` : ""}`,
         ...(probes.length ? { count: probes.length } : {}),
       });

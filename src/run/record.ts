@@ -35,6 +35,12 @@ export interface ProbeRecord {
   /** Why no answer: no model configured, or the model call failed (its message). */
   answerSkipped?: string;
   answerError?: string;
+  /**
+   * Who was asked: the answer model (from the stored context, so a failed answer can be
+   * asked again without a replay) or the system itself (its memory is needed: a failed
+   * answer replays the unit). Absent in records written before this was recorded: the model.
+   */
+  answeredBy?: "model" | "system";
   timings: { flushMs: number; searchMs: number; answerMs?: number };
   usage?: { inputTokens: number; outputTokens: number; cached: boolean };
 }

@@ -59,6 +59,43 @@ async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number }>
   return { value, ms: performance.now() - start };
 }
 
+/** Runs one answer attempt on `record`: a failure is recorded as such and scored as a failure later, never dropped. */
+async function attempt(record: ProbeRecord, fn: () => Promise<void>): Promise<void> {
+  const start = performance.now();
+  delete record.answerError;
+  try {
+    await fn();
+  } catch (error) {
+    record.answerError = (error as Error).message ?? String(error);
+  }
+  record.timings.answerMs = performance.now() - start;
+}
+
+/**
+ * Asks the answer model about `record`'s probe with the context stored in the
+ * record, and writes the answer (or the failure) into it. The context is what
+ * the probe saw when it fired, so a failed answer of a finished unit is asked
+ * again from its record without replaying the unit.
+ */
+export async function askAnswerModel(
+  answerer: ChatModel,
+  protocol: Protocol,
+  probe: Probe,
+  record: ProbeRecord,
+): Promise<void> {
+  record.answeredBy = "model";
+  await attempt(record, async () => {
+    const context = { text: record.context.text, tokens: record.context.tokens, used: record.context.used };
+    const result = await answerer.chat({
+      role: "answerer",
+      messages: protocol.answerMessages(probe, context),
+      temperature: 0,
+    });
+    record.answer = result.text;
+    record.usage = { ...result.usage, cached: result.cached };
+  });
+}
+
 export async function replayUnit(options: ReplayOptions): Promise<ReplayResult> {
   const { system, episode, protocol, unitId, systemId } = options;
   const ns = unitId;
@@ -171,29 +208,13 @@ export async function replayUnit(options: ReplayOptions): Promise<ReplayResult> 
 
   const answer = async (probe: Probe, setting: Setting, record: ProbeRecord): Promise<void> => {
     const native = setting === "default" && system.caps.nativeAnswer && system.answer;
-    if (!native && !options.answerer) {
-      record.answerSkipped = NO_MODEL;
-      return;
-    }
-    const start = performance.now();
-    try {
-      if (native) {
+    if (native) {
+      record.answeredBy = "system";
+      await attempt(record, async () => {
         record.answer = await system.answer!(ns, { id: probe.id, question: probe.question, time: probe.time });
-      } else {
-        const context = { text: record.context.text, tokens: record.context.tokens, used: record.context.used };
-        const result = await options.answerer!.chat({
-          role: "answerer",
-          messages: protocol.answerMessages(probe, context),
-          temperature: 0,
-        });
-        record.answer = result.text;
-        record.usage = { ...result.usage, cached: result.cached };
-      }
-    } catch (error) {
-      // A failed answer is recorded as such and scored as a failure later, never dropped.
-      record.answerError = (error as Error).message ?? String(error);
-    }
-    record.timings.answerMs = performance.now() - start;
+      });
+    } else if (options.answerer) await askAnswerModel(options.answerer, protocol, probe, record);
+    else record.answerSkipped = NO_MODEL;
   };
 
   await call("open", () => system.open(ns));

@@ -9,15 +9,19 @@ import { createHash } from "node:crypto";
 import { createReadStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import PQueue from "p-queue";
-import { getBenchmark } from "../benchmarks/index.ts";
+import { BENCHMARKS, getBenchmark, unifiedBenchmark } from "../benchmarks/index.ts";
+import type { BenchmarkDefinition } from "../benchmarks/types.ts";
 import { ConfigError, SystemError } from "../core/errors.ts";
 import type { Dataset, Episode } from "../core/model.ts";
 import { loadRunData } from "../data/run-data.ts";
+import { unifiedSources } from "../data/unified.ts";
 import type { Embedder } from "../embed/types.ts";
 import type { RetrievalOverrides } from "../ledger/retrieval-overrides.ts";
+import { type UsageSink, withUsageSink } from "../llm/accounting.ts";
 import { type ManagedChatModel, modelConfigured, resolveModelSettings } from "../llm/create.ts";
 import type { ChatModel } from "../llm/types.ts";
-import { checkScoreOptions, type ScoreRunOptions, scoreRun } from "../score/score-run.ts";
+import { checkScoreOptions, type ScoreRunOptions, scoreRun, summarizeRun } from "../score/score-run.ts";
+import { scorerFor } from "../score/scorers.ts";
 import { createSystem } from "../systems/index.ts";
 import type { MemorySystem } from "../systems/types.ts";
 import { log } from "../util/log.ts";
@@ -34,9 +38,9 @@ import { startProgress } from "./progress.ts";
 import type { Protocol, ProtocolOptions } from "./protocol.ts";
 import { protocolFor } from "./protocols.ts";
 import { type ProbeRecord, SETTINGS, type Setting, unitId } from "./record.ts";
-import { replayUnit } from "./replay.ts";
+import { askAnswerModel, replayUnit } from "./replay.ts";
 import { RunStore, STORE_FILE } from "./store.ts";
-import { type Summary, summarise } from "./summary.ts";
+import type { Summary } from "./summary.ts";
 
 export interface RunOptions {
   benchmark: string;
@@ -188,18 +192,19 @@ export async function startRun(options: RunOptions): Promise<RunOutcome> {
       throw new ConfigError(`unknown setting "${s}"; known: ${SETTINGS.join(", ")}`, "setting");
   }
   if (!options.systems.length) throw new ConfigError("name at least one system", "system", "--system");
-  const bench = getBenchmark(options.benchmark);
+  let bench = getBenchmark(options.benchmark);
   const stamp = new Date().toISOString().replace(/[-:]/g, "").replace(/\..*/, "").replace("T", "-");
   const id = options.id ?? `${bench.id}-${stamp}`;
   const dir = resolve(options.out ?? "runs", id);
   if (existsSync(join(dir, CONFIG_FILE))) {
     throw new ConfigError(`${dir} already holds a run; use --resume ${dir} to finish it`, "out", "--out");
   }
+  const dataset = await loadRunData(bench.id, options.data, { lenient: options.lenient });
+  const llm = llmStatus(options);
+  if (bench.id === unifiedBenchmark.id) bench = unifiedScoredAs(dataset, options.data, llm.configured);
   // A mistyped scoring option would otherwise surface only after every answer was paid for.
   checkScoreOptions(bench.id, options.scoring?.options);
-  const dataset = await loadRunData(bench.id, options.data, { lenient: options.lenient });
   const protocol = protocolFor(dataset.benchmark)(protocolOptions(options));
-  const llm = llmStatus(options);
   checkLedgerExtractorMode(options.ledgerExtractor, llm);
   checkLedgerRetrieval(options.ledgerRetrieval);
   checkLedgerQueryRewrite(options.ledgerQueryRewrite, llm);
@@ -234,6 +239,34 @@ export async function startRun(options: RunOptions): Promise<RunOutcome> {
     if (created) discardUnstarted(dir);
     throw error;
   }
+}
+
+/**
+ * The benchmark a unified file runs as. `data convert` records in every episode
+ * the benchmark it came from: a file from one benchmark runs, is scored and
+ * resumes as that benchmark. A file no scorer fits could not have its answers
+ * scored, so with a model configured it is refused before any call; without one,
+ * its retrieval half runs as `unified`.
+ */
+function unifiedScoredAs(dataset: Dataset, data: string, modelConfigured: boolean): BenchmarkDefinition {
+  const sources = unifiedSources(dataset);
+  const source = sources.length === 1 ? BENCHMARKS.find((b) => b.id === sources[0]) : undefined;
+  if (source && source.id !== unifiedBenchmark.id && scorerFor(source.id)) {
+    log.info(`${data}: episodes converted from ${source.id}; run and scored as ${source.id}`);
+    return source;
+  }
+  if (modelConfigured) {
+    const from =
+      sources.length === 1
+        ? `episodes come from "${sources[0]}", which has no scorer`
+        : `episodes come from several benchmarks (${sources.join(", ")}), and one run is scored by one benchmark's scorer`;
+    throw new ConfigError(
+      `${data}: ${from}, so its answers could not be scored; no model was called. Run it without a model for the retrieval metrics, or give each benchmark's episodes a file of their own`,
+      "benchmark",
+      "run unified",
+    );
+  }
+  return unifiedBenchmark;
 }
 
 /**
@@ -283,6 +316,15 @@ export async function resumeRun(dir: string, progress?: boolean): Promise<RunOut
         dir,
       );
     }
+  }
+  // Answers asked now (unfinished units, failed answers asked again) must see the prompt the others saw.
+  const hash = answerPromptHash(protocolFor(dataset.benchmark)(protocolOptions(snapshot.options)));
+  if (snapshot.protocol?.answerPromptHash && snapshot.protocol.answerPromptHash !== hash) {
+    throw new ConfigError(
+      `the answer prompt changed since the run started (${snapshot.protocol.answerPromptHash} → ${hash}, a newer membench?); start a new run instead of resuming`,
+      "resume",
+      dir,
+    );
   }
   return executeRun(resolve(dir), snapshot, dataset, progress);
 }
@@ -360,15 +402,24 @@ async function executeRun(
   if (!episodes.length) throw new ConfigError("no episodes selected", "episodes");
   warnIfWholeHaystack(protocol, episodes, options.systems);
   const store = new RunStore(join(dir, STORE_FILE));
+  // Every model call is stored with the unit it served as it ends; calls outside any unit go under "".
+  const usageOf =
+    (unit: string): UsageSink =>
+    (call) =>
+      store.addUsage(unit, "run", call);
   try {
     store.plan(
       options.systems.flatMap((system) => episodes.map((e) => ({ id: unitId(system, e.id), system, episodeId: e.id }))),
     );
+    const reask = failedAnswers(store);
     const pending = store.units().filter((u) => u.state !== "done");
     const byId = new Map(episodes.map((e) => [e.id, e]));
     const answerer = createAnswerer(snapshot);
     const pendingEpisodes = pending.map((u) => byId.get(u.episodeId)).filter((e): e is Episode => Boolean(e));
     const est = estimate(pendingEpisodes, protocol, 1, options.settings.length);
+    est.calls += reask.length;
+    est.inputTokens += reask.length * (protocol.contextTokens + 300);
+    est.outputTokens += reask.length * 200;
     if (answerer) {
       const price = options.price;
       const cost = price
@@ -387,77 +438,119 @@ async function executeRun(
     } else {
       log.info(`no model configured (${snapshot.model.detail}): answer and judge stages will be skipped`);
     }
-    const systems = await buildSystems(snapshot, answerer);
     const total = pendingEpisodes.reduce((n, e) => n + e.probes.length, 0);
     const done = store.units().length - pending.length;
     log.info(
       `${dataset.benchmark}: ${pending.length} units to run${done ? ` (${done} already done)` : ""}, ${total} probes × ${options.settings.length} settings → ${dir}`,
     );
-    const progress = startProgress(total, dataset.benchmark, progressOn);
-    const costNow = () => {
-      const c = answerer?.accounting.snapshot().total;
-      return c ? (c.costKnown && c.costUsd !== null ? `$${c.costUsd.toFixed(2)}` : "n/a") : "-";
+    const spent = () => {
+      const c = store.usage("run")?.total;
+      return c ? { known: c.costKnown && c.costUsd !== null, usd: c.costUsd ?? 0 } : undefined;
     };
-    const crash = crashHook();
-    const queue = new PQueue({ concurrency: Math.max(1, options.concurrency ?? 2) });
     let failed = 0;
     let stoppedForCost = false;
-    for (const unit of pending) {
-      const episode = byId.get(unit.episodeId);
-      const system = systems.get(unit.system);
-      if (!episode || !system) continue;
-      queue.add(async () => {
-        if (stoppedForCost) return;
-        store.start(unit.id);
-        try {
-          const result = await replayUnit({
-            unitId: unit.id,
-            systemId: unit.system,
-            system,
-            episode,
-            protocol,
-            settings: options.settings,
-            answerer,
-            onProbe: () => {
-              progress.tick(1, costNow());
-              crash?.();
-            },
+    const checkCost = () => {
+      const c = spent();
+      if (options.maxCost !== undefined && c?.known && c.usd > options.maxCost && !stoppedForCost) {
+        stoppedForCost = true;
+        log.warn(`spent $${c.usd.toFixed(2)} > --max-cost $${options.maxCost}: stopping; --resume ${dir} continues`);
+      }
+    };
+    await withUsageSink(usageOf(""), async () => {
+      if (pending.length) {
+        const systems = await buildSystems(snapshot, answerer);
+        const progress = startProgress(total, dataset.benchmark, progressOn);
+        const costNow = () => {
+          const c = spent();
+          return c ? (c.known ? `$${c.usd.toFixed(2)}` : "n/a") : "-";
+        };
+        const crash = crashHook();
+        const queue = new PQueue({ concurrency: Math.max(1, options.concurrency ?? 2) });
+        for (const unit of pending) {
+          const episode = byId.get(unit.episodeId);
+          const system = systems.get(unit.system);
+          if (!episode || !system) continue;
+          queue.add(async () => {
+            if (stoppedForCost) return;
+            store.start(unit.id);
+            try {
+              const result = await withUsageSink(usageOf(unit.id), () =>
+                replayUnit({
+                  unitId: unit.id,
+                  systemId: unit.system,
+                  system,
+                  episode,
+                  protocol,
+                  settings: options.settings,
+                  answerer,
+                  onProbe: () => {
+                    progress.tick(1, costNow());
+                    crash?.();
+                  },
+                }),
+              );
+              store.finish(unit.id, result.records, result.ingestMs);
+            } catch (error) {
+              failed++;
+              const message = (error as Error).message ?? String(error);
+              store.fail(unit.id, message);
+              log.error(`unit ${unit.id} failed: ${message}`);
+              if (!(error instanceof SystemError)) log.debug((error as Error).stack ?? "");
+            }
+            checkCost();
           });
-          store.finish(unit.id, result.records, result.ingestMs);
-        } catch (error) {
-          failed++;
-          const message = (error as Error).message ?? String(error);
-          store.fail(unit.id, message);
-          log.error(`unit ${unit.id} failed: ${message}`);
-          if (!(error instanceof SystemError)) log.debug((error as Error).stack ?? "");
         }
-        const spent = answerer?.accounting.snapshot().total.costUsd;
-        if (options.maxCost !== undefined && typeof spent === "number" && spent > options.maxCost) {
-          stoppedForCost = true;
-          log.warn(`spent $${spent.toFixed(2)} > --max-cost $${options.maxCost}: stopping; --resume ${dir} continues`);
+        await queue.onIdle();
+        progress.stop();
+      }
+      if (reask.length && !answerer) {
+        log.warn(`${reask.length} failed answers not asked again: no model configured (${snapshot.model.detail})`);
+      } else if (reask.length && answerer) {
+        log.info(`asking ${reask.length} failed answers again, each with the context its probe saw`);
+        const queue = new PQueue({ concurrency: Math.max(1, answerer.limiter.concurrency) });
+        for (const record of reask) {
+          const probe = byId.get(record.episodeId)?.probes.find((p) => p.id === record.probeId);
+          if (!probe) {
+            log.warn(
+              `no probe ${record.episodeId}/${record.probeId} in the data any more: its answer is not asked again`,
+            );
+            continue;
+          }
+          queue.add(async () => {
+            if (stoppedForCost) return;
+            await withUsageSink(usageOf(record.unitId), () => askAnswerModel(answerer, protocol, probe, record));
+            store.updateRecord(record);
+            checkCost();
+          });
         }
-      });
-    }
-    await queue.onIdle();
-    progress.stop();
+        await queue.onIdle();
+      }
+    });
     answerer?.close();
-    const summary = summarise(
-      { benchmark: dataset.benchmark, variant: dataset.variant, data: options.data },
-      store.records(),
-      store.units(),
-      options.systems,
-      options.settings,
-    );
-    if (answerer) summary.usage = answerer.accounting.snapshot();
-    writeFileSync(join(dir, SUMMARY_FILE), `${JSON.stringify(summary, null, 2)}\n`);
-    if (!answerer) return { dir, summary, failedUnits: failed, stoppedForCost };
     store.close();
+    if (!answerer) return { dir, summary: summarizeRun(dir).summary, failedUnits: failed, stoppedForCost };
     log.info("scoring the answers");
-    const scored = await scoreRun(dir, { judgeLlm: options.llm, ...options.scoring });
+    const scored = await scoreRun(dir, { judgeLlm: options.llm, ...options.scoring, keepVerdicts: true });
     return { dir, summary: scored.summary, failedUnits: failed, stoppedForCost };
   } finally {
     store.close();
   }
+}
+
+/**
+ * Answers that failed in finished units. One the answer model gave is asked again
+ * from its stored record; one a system gave itself needs the system's memory, so
+ * its unit is put back in the queue and replayed.
+ */
+function failedAnswers(store: RunStore): ProbeRecord[] {
+  const done = new Set(store.units().flatMap((u) => (u.state === "done" ? [u.id] : [])));
+  const failed = store.records().filter((r) => done.has(r.unitId) && r.answerError !== undefined);
+  const replay = [...new Set(failed.filter((r) => r.answeredBy === "system").map((r) => r.unitId))];
+  if (replay.length) {
+    log.info(`${replay.length} units whose system failed to answer are replayed`);
+    store.requeue(replay);
+  }
+  return failed.filter((r) => r.answeredBy !== "system");
 }
 
 /** Records of a finished run, for reports and tests. */

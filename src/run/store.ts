@@ -4,9 +4,39 @@
  * a finished unit or none of it — never half a unit counted.
  */
 import Database from "better-sqlite3";
+import { type AccountingSnapshot, type CallUsage, sumUsage } from "../llm/accounting.ts";
+import type { ModelRole } from "../llm/types.ts";
 import type { ProbeRecord, UnitInfo } from "./record.ts";
 
 export const STORE_FILE = "run.sqlite";
+
+/** Which stage spent model calls: `run` (answers, memory extraction, query rewrites) or `score` (judges). */
+export type UsageStage = "run" | "score";
+
+/** Model usage of a unit's calls in one stage, per role, summed over every process that worked on it. */
+const USAGE_TABLE = `
+  CREATE TABLE IF NOT EXISTS usage (
+    unit TEXT NOT NULL, stage TEXT NOT NULL, role TEXT NOT NULL,
+    calls INTEGER NOT NULL DEFAULT 0, cached_calls INTEGER NOT NULL DEFAULT 0, errors INTEGER NOT NULL DEFAULT 0,
+    input_tokens INTEGER NOT NULL DEFAULT 0, output_tokens INTEGER NOT NULL DEFAULT 0,
+    cached_input_tokens INTEGER NOT NULL DEFAULT 0, cached_output_tokens INTEGER NOT NULL DEFAULT 0,
+    latency_ms REAL NOT NULL DEFAULT 0, cost_usd REAL NOT NULL DEFAULT 0, unpriced TEXT NOT NULL DEFAULT '[]',
+    PRIMARY KEY (unit, stage, role)
+  )`;
+
+interface UsageRow {
+  role: ModelRole;
+  calls: number;
+  cached_calls: number;
+  errors: number;
+  input_tokens: number;
+  output_tokens: number;
+  cached_input_tokens: number;
+  cached_output_tokens: number;
+  latency_ms: number;
+  cost_usd: number;
+  unpriced: string;
+}
 
 /** A manual correction of a scored metric (e.g. a judge verdict a person disagrees with). */
 export interface Override {
@@ -21,6 +51,8 @@ export interface Override {
 
 export class RunStore {
   private readonly db: Database.Database;
+  /** The usage table is created by the first write, so runs that predate it and read-only opens work alike. */
+  private usageTable = false;
 
   constructor(readonly path: string) {
     this.db = new Database(path);
@@ -97,6 +129,100 @@ export class RunStore {
       for (const r of records) insert.run(id, r.probeId, r.setting, JSON.stringify(r));
       done.run(JSON.stringify(ingestMs), new Date().toISOString(), id);
     })();
+  }
+
+  /** Replaces one stored probe record (an answer asked again), leaving its unit's other records as they are. */
+  updateRecord(record: ProbeRecord): void {
+    const changed = this.db
+      .prepare("UPDATE probes SET record = ? WHERE unit = ? AND probe = ? AND setting = ?")
+      .run(JSON.stringify(record), record.unitId, record.probeId, record.setting).changes;
+    if (changed !== 1) {
+      throw new Error(`no stored record ${record.unitId}/${record.probeId}/${record.setting} to update`);
+    }
+  }
+
+  /** Puts finished units back in the queue (their records stay until the replay replaces them). */
+  requeue(ids: readonly string[]): void {
+    const again = this.db.prepare("UPDATE units SET state = 'pending' WHERE id = ?");
+    this.db.transaction(() => {
+      for (const id of ids) again.run(id);
+    })();
+  }
+
+  /**
+   * Adds one model call to its unit's usage. Written as each call ends, so calls
+   * of an attempt that later fails, or of a process that is killed, still count.
+   */
+  addUsage(unit: string, stage: UsageStage, call: CallUsage): void {
+    if (!this.usageTable) {
+      this.db.exec(USAGE_TABLE);
+      this.usageTable = true;
+    }
+    const key = [unit, stage, call.role] as const;
+    this.db.transaction(() => {
+      const row = this.db.prepare("SELECT unpriced FROM usage WHERE unit = ? AND stage = ? AND role = ?").get(...key) as
+        | { unpriced: string }
+        | undefined;
+      const unpriced = new Set(JSON.parse(row?.unpriced ?? "[]") as string[]);
+      if (call.ok && !call.cached && call.costUsd === null) unpriced.add(call.model);
+      const made = call.ok && !call.cached;
+      this.db
+        .prepare(
+          `INSERT INTO usage (unit, stage, role, calls, cached_calls, errors, input_tokens, output_tokens,
+             cached_input_tokens, cached_output_tokens, latency_ms, cost_usd, unpriced)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+           ON CONFLICT (unit, stage, role) DO UPDATE SET
+             calls = calls + excluded.calls, cached_calls = cached_calls + excluded.cached_calls,
+             errors = errors + excluded.errors, input_tokens = input_tokens + excluded.input_tokens,
+             output_tokens = output_tokens + excluded.output_tokens,
+             cached_input_tokens = cached_input_tokens + excluded.cached_input_tokens,
+             cached_output_tokens = cached_output_tokens + excluded.cached_output_tokens,
+             latency_ms = latency_ms + excluded.latency_ms, cost_usd = cost_usd + excluded.cost_usd,
+             unpriced = excluded.unpriced`,
+        )
+        .run(
+          ...key,
+          call.ok ? 1 : 0,
+          call.ok && call.cached ? 1 : 0,
+          call.ok ? 0 : 1,
+          made ? call.inputTokens : 0,
+          made ? call.outputTokens : 0,
+          call.ok && call.cached ? call.inputTokens : 0,
+          call.ok && call.cached ? call.outputTokens : 0,
+          call.latencyMs,
+          call.costUsd ?? 0,
+          JSON.stringify([...unpriced].sort()),
+        );
+    })();
+  }
+
+  /** Usage of one stage summed over every unit and process; undefined when none was recorded (or the run predates it). */
+  usage(stage: UsageStage): AccountingSnapshot | undefined {
+    const exists = this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'usage'").get();
+    if (!exists) return undefined;
+    const rows = this.db.prepare("SELECT * FROM usage WHERE stage = ?").all(stage) as UsageRow[];
+    if (!rows.length) return undefined;
+    return sumUsage(
+      rows.map((r) => {
+        const unpricedModels = JSON.parse(r.unpriced) as string[];
+        return {
+          role: r.role,
+          usage: {
+            calls: r.calls,
+            cachedCalls: r.cached_calls,
+            errors: r.errors,
+            inputTokens: r.input_tokens,
+            outputTokens: r.output_tokens,
+            cachedInputTokens: r.cached_input_tokens,
+            cachedOutputTokens: r.cached_output_tokens,
+            latencyMs: r.latency_ms,
+            costUsd: unpricedModels.length ? null : r.cost_usd,
+            costKnown: unpricedModels.length === 0,
+            unpricedModels,
+          },
+        };
+      }),
+    );
   }
 
   /** True while no unit has started and nothing is stored: the run did no work yet. */

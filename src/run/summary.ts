@@ -29,10 +29,29 @@ export interface Summary {
   variant?: string | null;
   data: string;
   results: ResultRow[];
-  /** Model tokens, calls and cost per role of the run (answers), when a model ran. */
+  /**
+   * Model tokens, calls and cost per role of the run stage (answers, memory extraction,
+   * query rewrites), summed over every process that worked on the run — killed, failed
+   * and resumed attempts included — when a model ran.
+   */
   usage?: AccountingSnapshot;
-  /** The same for the judges of the latest scoring. */
+  /** The same for judge calls, summed over every scoring of the run. */
   judgeUsage?: AccountingSnapshot;
+  /**
+   * What is still failed: units (`--resume` redoes them), answer calls and judge
+   * calls (`--resume` / `--retry-failed` asks them again). Absent in summaries
+   * written before membench counted them.
+   */
+  failures?: RunFailures;
+}
+
+export interface RunFailures {
+  /** Units not done (failed, or never finished). */
+  units: number;
+  /** Probe records whose answer call failed. */
+  answers: number;
+  /** Judge verdicts that failed (endpoint failure or unparsable reply) in the latest scoring. */
+  judgeCalls: number;
 }
 
 function round(x: number): number {
@@ -113,9 +132,10 @@ export function summarise(
           "answer",
           answered.map((r) => r.timings.answerMs ?? 0),
         );
-        const failed = ran.filter((r) => r.answerError !== undefined).length;
-        if (failed) metrics.answer_failures = failed;
       }
+      // Counted whether or not any answer succeeded: a row where every call failed is the one that most needs it.
+      const failedAnswers = ran.filter((r) => r.answerError !== undefined).length;
+      if (failedAnswers) metrics.answer_failures = failedAnswers;
       const byLabel: ResultRow["byLabel"] = {};
       for (const key of [...new Set(ran.flatMap((r) => Object.keys(r.labels)))].sort()) {
         const groups = new Map<string, ProbeRecord[]>();
@@ -142,5 +162,10 @@ export function summarise(
       results.push({ system, setting, n, metrics, byLabel, skipped, skipReasons, latency: timing.latency, cost });
     }
   }
-  return { benchmark: meta.benchmark, variant: meta.variant ?? null, data: meta.data, results };
+  const failures: RunFailures = {
+    units: units.filter((u) => u.state !== "done").length,
+    answers: records.filter((r) => r.status === "done" && r.answerError !== undefined).length,
+    judgeCalls: 0,
+  };
+  return { benchmark: meta.benchmark, variant: meta.variant ?? null, data: meta.data, results, failures };
 }

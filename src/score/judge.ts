@@ -2,11 +2,14 @@
  * Judge plumbing shared by every benchmark: a judge is a named model; each call
  * renders a prompt, asks for a structured verdict (zod), and records the
  * verdict with the judge's name, the sample index and the template hash.
- * A verdict that cannot be parsed after the model layer's repair retry is a
- * failure with its reason, never a default pass; how a failure votes is the
- * scorer's rule (by default the worst outcome of its scale).
+ * A verdict that cannot be parsed after the model layer's repair retry, or a
+ * call that failed at the endpoint, is a failure with its cause and reason,
+ * never a default pass; how a failure votes is the scorer's rule (by default
+ * the worst outcome of its scale).
  */
+import { createHash } from "node:crypto";
 import type { z } from "zod";
+import { ModelError } from "../core/errors.ts";
 import { StructuredOutputError, structured } from "../llm/structured.ts";
 import type { ChatModel } from "../llm/types.ts";
 import type { PromptSet } from "./prompts.ts";
@@ -16,6 +19,14 @@ export interface NamedJudge {
   name: string;
   model: ChatModel;
 }
+
+/**
+ * Why a judge call gave no verdict: `endpoint` — the call itself failed (HTTP
+ * error, timeout, reset, after every retry; no reply arrived); `unparsable` — a
+ * reply arrived but held no usable verdict, even after the repair request;
+ * `error` — anything else. All three are failures, scored as the worst outcome.
+ */
+export type JudgeFailureCause = "endpoint" | "unparsable" | "error";
 
 export interface VerdictRecord {
   judge: string;
@@ -28,6 +39,8 @@ export interface VerdictRecord {
   value?: unknown;
   /** Why it failed: unparseable reply, schema mismatch, model error. */
   failure?: string;
+  /** What kind of failure (absent in verdicts stored before causes were recorded: see `failureCauseOf`). */
+  failureCause?: JudgeFailureCause;
   /**
    * The judge's reply text: always when the judge replied but the reply could
    * not be used (absent when the call itself failed), and for every verdict
@@ -37,6 +50,11 @@ export interface VerdictRecord {
   reply?: string;
   /** Which part of the probe it judged (a criterion index, a sub-question). */
   part?: string;
+  /**
+   * Identifies the call: judge name, sample, template and the rendered prompt. A
+   * retry keeps a stored verdict with the same key instead of asking again.
+   */
+  key?: string;
 }
 
 export interface JudgeContext {
@@ -44,6 +62,28 @@ export interface JudgeContext {
   /** Samples per judge (`--judge-runs`). */
   runs: number;
   prompts: PromptSet;
+  /**
+   * Verdicts that succeeded in an earlier scoring, by `key`: a call with the same
+   * key reuses its verdict and asks no model (how a retry keeps what succeeded).
+   */
+  kept?: ReadonlyMap<string, VerdictRecord>;
+}
+
+/** The key of one judge call (see `VerdictRecord.key`). */
+export function verdictKey(judge: string, sample: number, template: string, prompt: string): string {
+  return createHash("sha256")
+    .update(JSON.stringify([judge, sample, template, prompt]))
+    .digest("hex")
+    .slice(0, 32);
+}
+
+/** The successful verdicts of stored scores, by key, for `JudgeContext.kept`. */
+export function keptVerdicts(
+  scores: ReadonlyArray<{ verdicts: readonly VerdictRecord[] }>,
+): Map<string, VerdictRecord> {
+  const kept = new Map<string, VerdictRecord>();
+  for (const s of scores) for (const v of s.verdicts) if (v.ok && v.key) kept.set(v.key, v);
+  return kept;
 }
 
 export interface JudgeCall<T> {
@@ -67,6 +107,7 @@ export async function judgeOnce<T>(
   call: JudgeCall<T>,
   prompts: PromptSet,
   sample: number,
+  kept?: ReadonlyMap<string, VerdictRecord>,
 ): Promise<VerdictRecord & { value?: T }> {
   const prompt = prompts.render(call.bench, call.template, call.vars);
   const base = {
@@ -76,7 +117,14 @@ export async function judgeOnce<T>(
     templateHash: prompt.templateHash,
     promptSet: prompt.promptSet,
     ...(call.part !== undefined ? { part: call.part } : {}),
+    key: verdictKey(judge.name, sample, prompt.template, prompt.text),
   };
+  const earlier = kept?.get(base.key);
+  if (earlier?.ok) {
+    // A kept verdict must still fit the schema (a newer membench may have changed it).
+    const checked = call.schema.safeParse(earlier.value);
+    if (checked.success) return { ...earlier, value: checked.data };
+  }
   try {
     const { value, result } = await structured(
       judge.model,
@@ -86,9 +134,41 @@ export async function judgeOnce<T>(
     );
     return { ...base, ok: true, value, ...(call.keepReply ? { reply: result.text } : {}) };
   } catch (error) {
-    const reply = error instanceof StructuredOutputError ? { reply: error.raw } : {};
-    return { ...base, ok: false, failure: (error as Error).message ?? String(error), ...reply };
+    const failure = (error as Error).message ?? String(error);
+    if (error instanceof StructuredOutputError) {
+      return { ...base, ok: false, failure, failureCause: "unparsable", reply: error.raw };
+    }
+    return { ...base, ok: false, failure, failureCause: error instanceof ModelError ? "endpoint" : "error" };
   }
+}
+
+/** The cause of a failed verdict; for verdicts stored without one, read from its message. */
+export function failureCauseOf(v: { cause?: JudgeFailureCause; reason: string }): JudgeFailureCause {
+  if (v.cause) return v.cause;
+  if (/^structured output "[^"]*" unusable/.test(v.reason)) return "unparsable";
+  // A ModelError's message starts with its endpoint, and then its status in brackets.
+  if (/^(https?:\/\/|scripted:)\S*( \[\d+\])?: /.test(v.reason)) return "endpoint";
+  return "error";
+}
+
+const CAUSE_NAMES: Record<JudgeFailureCause, [string, string]> = {
+  unparsable: ["unparsable reply", "unparsable replies"],
+  endpoint: ["endpoint failure", "endpoint failures"],
+  error: ["other error", "other errors"],
+};
+
+/** "2 unparsable replies, 1 endpoint failure": failed verdicts counted by cause, most frequent first. */
+export function describeJudgeFailures(list: ReadonlyArray<{ cause?: JudgeFailureCause; reason: string }>): string {
+  const counts = new Map<JudgeFailureCause, number>();
+  for (const f of list) {
+    const cause = failureCauseOf(f);
+    counts.set(cause, (counts.get(cause) ?? 0) + 1);
+  }
+  const order = Object.keys(CAUSE_NAMES) as JudgeFailureCause[];
+  return [...counts]
+    .sort((a, b) => b[1] - a[1] || order.indexOf(a[0]) - order.indexOf(b[0]))
+    .map(([cause, n]) => `${n} ${CAUSE_NAMES[cause][n === 1 ? 0 : 1]}`)
+    .join(", ");
 }
 
 /** Every judge × every sample for one call. */
@@ -99,7 +179,7 @@ export async function judgeAll<T>(
   const calls: Array<Promise<VerdictRecord & { value?: T }>> = [];
   for (const judge of ctx.judges) {
     for (let sample = 0; sample < Math.max(1, ctx.runs); sample++)
-      calls.push(judgeOnce(judge, call, ctx.prompts, sample));
+      calls.push(judgeOnce(judge, call, ctx.prompts, sample, ctx.kept));
   }
   return Promise.all(calls);
 }

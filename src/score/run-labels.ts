@@ -7,7 +7,7 @@
  * scorer judged separately (a Memora criterion, RealMem's qa and memory calls)
  * and the field one value of the verdict other than `reason` (`label`,
  * `correct`, `answer`, `score`, `aa`, …). A judge's label is its majority over
- * its `--judge-runs` samples. A verdict that could not be parsed gives no
+ * its `--judge-runs` samples. A failed verdict (endpoint failure or unparsable reply) gives no
  * label (the item is left out of that judge's pairs, never counted as a
  * label), and neither does a tie between a judge's samples.
  */
@@ -21,7 +21,7 @@ import type { ProbeScore } from "./types.ts";
 
 export interface RunLabels {
   table: LabelTable;
-  /** Per judge: verdicts that could not be parsed (they give no label). */
+  /** Per judge: failed verdicts, whatever the cause (they give no label). */
   failed: Record<string, number>;
   /** Per judge: items whose samples tied, so the judge has no label there. */
   tied: Record<string, number>;

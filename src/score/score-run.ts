@@ -9,6 +9,7 @@ import PQueue from "p-queue";
 import { ConfigError } from "../core/errors.ts";
 import type { Episode, Probe } from "../core/model.ts";
 import { loadRunData } from "../data/run-data.ts";
+import { type UsageSink, withUsageSink } from "../llm/accounting.ts";
 import {
   createChatModel,
   type ManagedChatModel,
@@ -21,7 +22,7 @@ import { type Override, RunStore, STORE_FILE } from "../run/store.ts";
 import { type ResultRow, type Summary, summarise } from "../run/summary.ts";
 import { log } from "../util/log.ts";
 import { bootstrapStatCI } from "./bootstrap.ts";
-import type { JudgeContext, NamedJudge } from "./judge.ts";
+import { failureCauseOf, type JudgeContext, type JudgeFailureCause, keptVerdicts, type NamedJudge } from "./judge.ts";
 import { PromptSet } from "./prompts.ts";
 import { scorerFor } from "./scorers.ts";
 import {
@@ -47,6 +48,12 @@ export interface ScoreRunOptions {
   concurrency?: number;
   /** Load the data leniently (`--lenient`); a run started with `--lenient` keeps it without asking. */
   lenient?: boolean;
+  /**
+   * Keep every stored verdict that succeeded for the same judge, sample and prompt,
+   * and ask only the failed and the new judge calls (`run --resume` / `--retry-failed`).
+   * Default: every judge call is made again (a re-score).
+   */
+  keepVerdicts?: boolean;
 }
 
 export interface ScoreOutcome {
@@ -62,7 +69,14 @@ export interface ScoredRow extends ResultRow {
   judge_failures?: number;
   /** How those failures were counted (the scorer's rule under the options used), when there are any. */
   judgeFailureRule?: string;
-  judgeFailureList?: Array<{ episodeId: string; probeId: string; judge: string; reason: string }>;
+  /** Every failed verdict, with its cause (absent in runs scored before causes were recorded). */
+  judgeFailureList?: Array<{
+    episodeId: string;
+    probeId: string;
+    judge: string;
+    reason: string;
+    cause?: JudgeFailureCause;
+  }>;
   tables?: PaperTable[];
 }
 
@@ -172,6 +186,8 @@ export async function scoreRecords(
   episodes: ReadonlyMap<string, Episode>,
   ctx: ScoreContext,
   concurrency = 8,
+  /** Where each record's judge calls are accounted (the run store's per-unit usage). */
+  sinkFor?: (record: ProbeRecord) => UsageSink,
 ): Promise<ProbeScore[]> {
   const queue = new PQueue({ concurrency });
   const out: Array<ProbeScore | undefined> = new Array(records.length);
@@ -184,7 +200,8 @@ export async function scoreRecords(
       return;
     }
     queue.add(async () => {
-      const outcome = await scorer.scoreProbe({ record, probe, episode }, ctx);
+      const score = () => scorer.scoreProbe({ record, probe, episode }, ctx);
+      const outcome = await (sinkFor ? withUsageSink(sinkFor(record), score) : score());
       out[i] = {
         ...outcome,
         system: record.system,
@@ -247,7 +264,13 @@ export function applyScores(
     row.judgeFailureList = mine.flatMap((s) =>
       s.verdicts
         .filter((v) => !v.ok)
-        .map((v) => ({ episodeId: s.episodeId, probeId: s.probeId, judge: v.judge, reason: v.failure ?? "" })),
+        .map((v) => ({
+          episodeId: s.episodeId,
+          probeId: s.probeId,
+          judge: v.judge,
+          reason: v.failure ?? "",
+          cause: failureCauseOf({ cause: v.failureCause, reason: v.failure ?? "" }),
+        })),
     );
     row.tables = scorer.tables?.(mine, ctx) ?? [];
     const judged = mine.some((s) => s.verdicts.length > 0);
@@ -303,11 +326,13 @@ export function summarizeRun(dir: string): { summary: Summary; scores: ProbeScor
   let units: UnitInfo[];
   let scores: ProbeScore[];
   let overrides: Override[];
+  let usage: Pick<Summary, "usage" | "judgeUsage">;
   try {
     records = store.records();
     units = store.units();
     scores = store.scores<ProbeScore>();
     overrides = store.overrides();
+    usage = { usage: store.usage("run"), judgeUsage: store.usage("score") };
   } finally {
     store.close();
   }
@@ -319,13 +344,20 @@ export function summarizeRun(dir: string): { summary: Summary; scores: ProbeScor
     config.options.systems,
     config.options.settings,
   );
-  if (previous?.usage) summary.usage = previous.usage;
-  if (previous?.judgeUsage) summary.judgeUsage = previous.judgeUsage;
+  // Runs from before usage was stored per unit keep what their summary last said.
+  const usageNow = usage.usage ?? previous?.usage;
+  const judgeUsageNow = usage.judgeUsage ?? previous?.judgeUsage;
+  if (usageNow) summary.usage = usageNow;
+  if (judgeUsageNow) summary.judgeUsage = judgeUsageNow;
   const scorer = scorerFor(config.options.benchmark);
   const info = readScoringInfo(dir);
   if (scorer && info && scores.length) {
     applyOverrides(scores, overrides);
     summary = applyScores(summary, scores, scorer, { options: info.options, data: config.options.data }, info);
+    summary.failures = {
+      ...(summary.failures ?? { units: 0, answers: 0 }),
+      judgeCalls: scores.reduce((n, s) => n + s.verdicts.filter((v) => !v.ok).length, 0),
+    };
   }
   writeFileSync(join(dir, "summary.json"), `${JSON.stringify(summary, null, 2)}\n`);
   return { summary, scores };
@@ -373,8 +405,10 @@ export async function scoreRun(dir: string, options: ScoreRunOptions = {}): Prom
   }
   const store = new RunStore(join(dir, STORE_FILE));
   let records: ProbeRecord[];
+  let earlier: ProbeScore[] = [];
   try {
     records = store.records();
+    if (options.keepVerdicts) earlier = store.scores<ProbeScore>();
   } finally {
     store.close();
   }
@@ -396,16 +430,26 @@ export async function scoreRun(dir: string, options: ScoreRunOptions = {}): Prom
   const { judges, models, reason } = callsJudge(scorer, scoring)
     ? buildJudges(options, config.options.llm)
     : { judges: [], models: [], reason: "these scoring options call no judge" };
+  const kept = options.keepVerdicts ? keptVerdicts(earlier) : undefined;
+  if (kept?.size) log.info(`keeping ${kept.size} judge verdicts that succeeded; failed and new judge calls are asked`);
   const judge: JudgeContext | undefined = judges.length
-    ? { judges, runs: Math.max(1, options.judgeRuns ?? 1), prompts }
+    ? { judges, runs: Math.max(1, options.judgeRuns ?? 1), prompts, ...(kept ? { kept } : {}) }
     : undefined;
   const ctx: ScoreContext = { judge, options: scoring, data: config.options.data };
   if (!judge && scorer.needsJudge) log.info(`${reason}: judged metrics will be skipped`);
   const episodes = new Map(dataset.episodes.map((e) => [e.id, e]));
   try {
-    const scores = await scoreRecords(scorer, records, episodes, ctx, options.concurrency);
     const reopened = new RunStore(join(dir, STORE_FILE));
     try {
+      // Judge calls are stored per unit as they end, so a killed scoring's spend still counts.
+      const scores = await scoreRecords(
+        scorer,
+        records,
+        episodes,
+        ctx,
+        options.concurrency,
+        (record) => (call) => reopened.addUsage(record.unitId, "score", call),
+      );
       reopened.replaceScores(
         scores.map((s) => ({
           unitId: unitId(s.system, s.episodeId),
@@ -424,12 +468,6 @@ export async function scoreRun(dir: string, options: ScoreRunOptions = {}): Prom
       reason,
     };
     writeFileSync(join(dir, SCORING_FILE), `${JSON.stringify(info, null, 2)}\n`);
-    const judgeUsage = models[0]?.accounting.snapshot();
-    const previous = readPreviousSummary(dir);
-    if (previous && judgeUsage) {
-      previous.judgeUsage = judgeUsage;
-      writeFileSync(join(dir, "summary.json"), `${JSON.stringify(previous, null, 2)}\n`);
-    }
     return summarizeRun(dir);
   } finally {
     for (const m of models) m.close();

@@ -28,7 +28,7 @@ export interface ProbeOutcome {
   /** Per-probe metric values, keyed as in summary.json (`accuracy`, `qa_score`, `fama`, …). */
   metrics: Record<string, number>;
   verdicts: VerdictRecord[];
-  /** Judge calls whose verdict could not be used (counted as the scorer's `failedVerdictRule` says). */
+  /** Judge calls that gave no verdict — endpoint failure or unparsable reply (counted as the scorer's `failedVerdictRule` says). */
   judgeFailures: number;
   /** Metrics that could not be computed for this probe and why (e.g. `{"mem_recall": "no gold memory"}`). */
   skipped?: Record<string, string>;

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { ModelError } from "../../src/core/errors.ts";
-import { AccountedChatModel, Accounting } from "../../src/llm/accounting.ts";
+import { AccountedChatModel, Accounting, type CallUsage, sumUsage, withUsageSink } from "../../src/llm/accounting.ts";
 import { createChatModel } from "../../src/llm/create.ts";
 import { ScriptedChatModel } from "../../src/llm/scripted-model.ts";
 import type { ChatResult } from "../../src/llm/types.ts";
@@ -119,5 +119,63 @@ describe("accounting in the full stack", () => {
     assert.equal(judge.inputTokens, 3, "stub counts three prompt tokens");
     assert.equal(judge.cachedInputTokens, 3);
     assert.equal(judge.costUsd, 3);
+  });
+});
+
+describe("usage sinks", () => {
+  const script = () => {
+    const dir = mkdtempSync(join(tmpdir(), "mb-sink-"));
+    const file = join(dir, "s.jsonl");
+    writeFileSync(file, `${JSON.stringify({ role: "answerer", match: "^ok", reply: "fine" })}\n`);
+    return file;
+  };
+
+  it("attributes each call to the sink of the context that made it, even when contexts interleave", async () => {
+    const model = createChatModel({
+      spec: { kind: "scripted", file: script() },
+      prices: { scripted: { inputPerMTok: 1, outputPerMTok: 1 } },
+    });
+    const seen: Record<string, CallUsage[]> = { a: [], b: [] };
+    const ask = (text: string) => model.chat({ role: "answerer", messages: [{ role: "user", content: text }] });
+    await Promise.all([
+      withUsageSink(
+        (c) => seen.a!.push(c),
+        async () => {
+          await ask("ok 1");
+          await new Promise((r) => setTimeout(r, 5));
+          await ask("ok 2");
+        },
+      ),
+      withUsageSink(
+        (c) => seen.b!.push(c),
+        () => ask("no rule fits this").catch(() => undefined),
+      ),
+    ]);
+    assert.equal(seen.a!.length, 2);
+    assert.ok(seen.a!.every((c) => c.ok && c.inputTokens > 0 && typeof c.costUsd === "number" && c.costUsd > 0));
+    assert.deepEqual(
+      seen.b!.map((c) => [c.ok, c.role]),
+      [[false, "answerer"]],
+    );
+    assert.equal(model.accounting.snapshot().roles.answerer.calls, 2, "the stack's own tally is unchanged");
+    // Two stored parts of the same usage add up, cost included.
+    const part = model.accounting.snapshot().roles.answerer;
+    const summed = sumUsage([
+      { role: "answerer", usage: part },
+      { role: "answerer", usage: part },
+    ]);
+    assert.equal(summed.roles.answerer.calls, 4);
+    assert.equal(summed.total.costUsd, 2 * part.costUsd!);
+  });
+
+  it("never turns a successful call into an error when the sink throws", async () => {
+    const model = createChatModel({ spec: { kind: "scripted", file: script() } });
+    const result = await withUsageSink(
+      () => {
+        throw new Error("The database connection is not open");
+      },
+      () => model.chat({ role: "answerer", messages: [{ role: "user", content: "ok" }] }),
+    );
+    assert.equal(result.text, "fine");
   });
 });

@@ -82,6 +82,24 @@ describe("OpenAIChatModel over HTTP", () => {
     assert.equal(reset.status, undefined);
   });
 
+  it("turns a 200 whose body is cut short, or whose connection drops mid-body, into a retryable ModelError", async () => {
+    const model = new OpenAIChatModel({ model: "m", baseUrl: stub.url, apiKey: KEY });
+    const ask = () => model.chat({ role: "answerer", messages: [{ role: "user", content: "q" }] });
+
+    stub.enqueueFailure({ truncatedBody: true });
+    const cut = (await ask().catch((e: unknown) => e)) as ModelError;
+    assert.ok(cut instanceof ModelError, String(cut));
+    assert.equal(cut.retryable, true);
+    assert.equal(cut.endpoint, stub.url);
+    assert.match(cut.message, /reply body .*not complete JSON/);
+
+    stub.enqueueFailure({ resetMidBody: true });
+    const dropped = (await ask().catch((e: unknown) => e)) as ModelError;
+    assert.ok(dropped instanceof ModelError, String(dropped));
+    assert.equal(dropped.retryable, true);
+    assert.match(dropped.message, /connection (failed|dropped)/);
+  });
+
   it("turns a held connection into a retryable timeout error", async () => {
     const model = new OpenAIChatModel({ model: "m", baseUrl: stub.url, apiKey: KEY, timeoutMs: 200 });
     stub.enqueueFailure({ timeout: true });
@@ -92,6 +110,19 @@ describe("OpenAIChatModel over HTTP", () => {
     assert.ok(error instanceof ModelError);
     assert.equal(error.retryable, true);
     assert.match(error.message, /timed out/);
+    assert.ok(performance.now() - started < 2000);
+  });
+
+  it("times out a reply whose body stalls after the headers (the SDK's own timeout stops at the headers)", async () => {
+    const model = new OpenAIChatModel({ model: "m", baseUrl: stub.url, apiKey: KEY, timeoutMs: 200 });
+    stub.enqueueFailure({ hangMidBody: true });
+    const started = performance.now();
+    const error = (await model
+      .chat({ role: "answerer", messages: [{ role: "user", content: "q" }] })
+      .catch((e: unknown) => e)) as ModelError;
+    assert.ok(error instanceof ModelError, String(error));
+    assert.equal(error.retryable, true);
+    assert.match(error.message, /no complete reply within 200 ms/);
     assert.ok(performance.now() - started < 2000);
   });
 

@@ -132,6 +132,14 @@ describe("RetryingChatModel against the stub", () => {
     assert.equal(stub.chatRequests.length, 2);
   });
 
+  it("retries a 200 whose body is cut short, like a reset at the same point", async () => {
+    stub.resetRecords();
+    stub.enqueueFailure({ truncatedBody: true }, { resetMidBody: true });
+    const result = await build().chat(ask);
+    assert.equal(result.text, "stub reply to: hello");
+    assert.equal(stub.chatRequests.length, 3);
+  });
+
   it("stops after maxRetries and throws the last error", async () => {
     stub.resetRecords();
     stub.enqueueFailure({ status: 500 }, { status: 500 }, { status: 503 });

@@ -4,14 +4,15 @@ import { skipLines } from "../../src/report/build.ts";
 import { skipLineText } from "../../src/report/markdown.ts";
 import type { RunData } from "../../src/report/run-data.ts";
 
-describe("skipped section: unparseable judge verdicts", () => {
+describe("skipped section: failed judge verdicts", () => {
   it("counts verdicts as verdicts and probes as probes, and names the probes", () => {
     // Three judges per criterion: 5 failed verdicts spread over 2 probes.
-    const failure = (probeId: string) => ({
+    const failure = (probeId: string, cause: "endpoint" | "unparsable" = "unparsable") => ({
       episodeId: "weekly/curator",
       probeId,
       judge: "judge-c",
-      reason: "no JSON",
+      reason: cause === "endpoint" ? "http://127.0.0.1:1/v1 [503]: chat completion failed" : "no JSON",
+      cause,
     });
     const run = {
       config: { id: "r" },
@@ -26,7 +27,13 @@ describe("skipped section: unparseable judge verdicts", () => {
             skipped: [],
             skipReasons: {},
             judge_failures: 5,
-            judgeFailureList: [failure("q1"), failure("q1"), failure("q1"), failure("q2"), failure("q2")],
+            judgeFailureList: [
+              failure("q1"),
+              failure("q1", "endpoint"),
+              failure("q1", "endpoint"),
+              failure("q2"),
+              failure("q2", "endpoint"),
+            ],
           },
         ],
       },
@@ -38,7 +45,8 @@ describe("skipped section: unparseable judge verdicts", () => {
     assert.ok(line);
     assert.equal(
       skipLineText(line, false),
-      "bm25/default: judge verdicts — 5 verdicts could not be parsed and were scored as the worst outcome: " +
+      "bm25/default: judge verdicts — 5 verdicts failed (3 endpoint failures, 2 unparsable replies) " +
+        "and were scored as the worst outcome: " +
         "weekly/curator/q1, weekly/curator/q2 (2 probes)",
     );
   });

@@ -1,13 +1,14 @@
 import "../support/clean-env.ts";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, it } from "node:test";
 import type { ProbeRecord } from "../../src/run/record.ts";
 import { readRecords } from "../../src/run/runner.ts";
 import { RunStore } from "../../src/run/store.ts";
+import type { Summary } from "../../src/run/summary.ts";
 import { fixture } from "../support/shared-data.ts";
 
 const root = resolve(import.meta.dirname, "../..");
@@ -64,5 +65,57 @@ describe("resume after SIGKILL", () => {
     assert.equal(resumed.status, 0, resumed.stderr);
     assert.match(resumed.stderr, /2 units to run \(1 already done\)/);
     assert.deepEqual(comparable(readRecords(dir)), comparable(readRecords(wholeDir)));
+  });
+
+  it("keeps the model calls of the killed process in summary.usage, and a resume of the finished run drops none", () => {
+    const out = mkdtempSync(join(tmpdir(), "mb-resume-usage-"));
+    const script = join(out, "model.jsonl");
+    // One judge reply that fits both RealMem judges (extra fields are ignored by each schema).
+    const judge = { score: 3, hits: [1], recall: 1, helpful: 2, reason: "ok" };
+    writeFileSync(
+      script,
+      [
+        { role: "answerer", reply: "scripted answer" },
+        { role: "judge", reply: judge },
+      ]
+        .map((r) => JSON.stringify(r))
+        .join("\n"),
+    );
+    const base = [
+      "run",
+      "realmem",
+      "--data",
+      fixture("realmem"),
+      "--system",
+      "bm25,bm25-session,none",
+      "--llm",
+      `scripted:${script}`,
+      "--concurrency",
+      "1",
+      "--out",
+      out,
+      "--no-progress",
+    ];
+    const killed = cli(base, { MEMBENCH_TEST_KILL_AFTER_PROBES: "6" });
+    assert.equal(killed.signal, "SIGKILL");
+    const dir = /→ (\S+)/.exec(killed.stderr)?.[1];
+    assert.ok(dir, killed.stderr);
+    const store = new RunStore(join(dir, "run.sqlite"));
+    const before = store.usage("run")?.roles.answerer.calls ?? 0;
+    store.close();
+    assert.ok(before >= 4, `the finished unit's 4 answers were counted before the kill (${before})`);
+
+    const resumed = cli(["run", "--resume", dir, "--no-progress"]);
+    assert.equal(resumed.status, 0, resumed.stderr);
+    const summary = () => JSON.parse(readFileSync(join(dir, "summary.json"), "utf8")) as Summary;
+    const usage = summary().usage!;
+    // The two unfinished units are redone: 4 answers each, on top of every call the killed process made.
+    assert.equal(usage.roles.answerer.calls, before + 8);
+    assert.equal(summary().judgeUsage?.roles.judge.calls, 12 * 2, "two judges (qa, memory) per record");
+
+    const again = cli(["run", "--resume", dir, "--no-progress"]);
+    assert.equal(again.status, 0, again.stderr);
+    assert.match(again.stderr, /0 units to run \(3 already done\)/);
+    assert.deepEqual(summary().usage, usage);
   });
 });

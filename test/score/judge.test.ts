@@ -5,9 +5,11 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import { z } from "zod";
 import { ConfigError } from "../../src/core/errors.ts";
+import { OpenAIChatModel } from "../../src/llm/openai-model.ts";
 import { ScriptedChatModel } from "../../src/llm/scripted-model.ts";
-import { judgeAll, majority, type NamedJudge, verdictScores } from "../../src/score/judge.ts";
+import { describeJudgeFailures, judgeAll, majority, type NamedJudge, verdictScores } from "../../src/score/judge.ts";
 import { PromptSet } from "../../src/score/prompts.ts";
+import { suiteStub } from "../support/openai-stub.ts";
 
 const Verdict = z.object({ correct: z.boolean(), reason: z.string() });
 
@@ -69,6 +71,57 @@ describe("judges", () => {
     assert.equal(majority([], 0), 0);
   });
 
+  it("refuses a template variable that is not provided", async () => {
+    const { prompts } = setup();
+    assert.throws(() => prompts.render("toy", "qa", { question: "q" }), ConfigError);
+  });
+});
+
+describe("judge failures name their cause", () => {
+  const stub = suiteStub();
+  const call = { bench: "toy", template: "qa", vars: { question: "q?", answer: "a" }, schema: Verdict };
+
+  it("an endpoint error is an endpoint failure, not an unparsable reply; both score as the worst outcome", async () => {
+    const { prompts } = setup();
+    const judge = (name: string): NamedJudge => ({
+      name,
+      model: new OpenAIChatModel({ model: name, baseUrl: stub().url }),
+    });
+    stub().enqueueFailure({ status: 503 });
+    const [down] = await judgeAll(call, { judges: [judge("j")], runs: 1, prompts });
+    assert.equal(down?.ok, false);
+    assert.equal(down?.failureCause, "endpoint");
+    assert.match(down?.failure ?? "", /\[503\]/);
+    assert.equal(down?.reply, undefined, "no reply arrived");
+
+    stub().enqueueReply("I think it is right", "still no json");
+    const [garbled] = await judgeAll(call, { judges: [judge("j")], runs: 1, prompts });
+    assert.equal(garbled?.ok, false);
+    assert.equal(garbled?.failureCause, "unparsable");
+    assert.equal(garbled?.reply, "still no json");
+    assert.deepEqual(
+      verdictScores([down!, garbled!], (v) => (v.correct ? 1 : 0), 0),
+      [0, 0],
+    );
+
+    assert.equal(
+      describeJudgeFailures([down!, garbled!, garbled!].map((v) => ({ cause: v.failureCause, reason: v.failure! }))),
+      "2 unparsable replies, 1 endpoint failure",
+    );
+  });
+
+  it("infers the cause of verdicts stored before causes were recorded", () => {
+    assert.equal(
+      describeJudgeFailures([
+        { reason: 'structured output "qa" unusable after one repair: no complete JSON object in the reply' },
+        { reason: "http://127.0.0.1:1/v1 [500]: chat completion with model j failed: boom" },
+      ]),
+      "1 unparsable reply, 1 endpoint failure",
+    );
+  });
+});
+
+describe("prompt variables", () => {
   it("refuses a template variable that is not provided", async () => {
     const { prompts } = setup();
     assert.throws(() => prompts.render("toy", "qa", { question: "q" }), ConfigError);

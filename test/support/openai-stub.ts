@@ -10,7 +10,7 @@
  *   await stub.close();
  *
  * Failures are consumed by the next POST (chat or embeddings), in order, before the API key
- * check and before any reply.
+ * check and before any reply; `failWhen` picks failures by request content instead.
  */
 import { createHash } from "node:crypto";
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
@@ -26,7 +26,16 @@ export type StubFailure =
   /** A 200 chat completion whose message content is not valid JSON; on /v1/embeddings, a 200 whose body is cut short. */
   | { malformedJson: true }
   /** Destroy the socket without any response (a connection reset). */
-  | { reset: true };
+  | { reset: true }
+  /**
+   * A 200 whose JSON body is cut short but whose HTTP response is complete (a proxy or
+   * server that gave up mid-body): the client's JSON parse fails.
+   */
+  | { truncatedBody: true }
+  /** A 200 whose headers and the start of the body arrive, then the socket is destroyed. */
+  | { resetMidBody: true }
+  /** A 200 whose headers and the start of the body arrive, then nothing more until the client gives up. */
+  | { hangMidBody: true };
 
 /** What a scripted chat reply may be: text, or an object sent as JSON text. */
 export type StubReply = string | Record<string, unknown> | unknown[];
@@ -59,6 +68,8 @@ export interface OpenAIStubOptions {
   replies?: StubReply[];
   /** Failures consumed in order by the next POST requests. */
   failures?: StubFailure[];
+  /** Asked for every POST the failure queue leaves alone: a failure to inject for this request, or none. */
+  failWhen?: (body: StubChatBody, path: string) => StubFailure | undefined;
   /** Embedding dimension when the request does not ask for `dimensions` (default 8). */
   embeddingDim?: number;
   /** Model ids listed by GET /v1/models (default ["stub-model"]). */
@@ -87,6 +98,8 @@ export interface OpenAIStub {
   /** Drops queued failures, e.g. one left behind when a client gave up before its request arrived. */
   clearFailures(): void;
   enqueueReply(...replies: StubReply[]): void;
+  /** Replaces (or with undefined removes) the `failWhen` rule. */
+  setFailWhen(rule: ((body: StubChatBody, path: string) => StubFailure | undefined) | undefined): void;
   setReply(reply: (body: StubChatBody, index: number) => StubReply): void;
   setLatency(ms: number): void;
   /** Forget recorded requests and the in-flight maximum (queues are kept). */
@@ -162,6 +175,7 @@ function embeddingInputs(input: unknown): string[] {
 export async function startOpenAIStub(options: OpenAIStubOptions = {}): Promise<OpenAIStub> {
   let latencyMs = options.latencyMs ?? 0;
   let replyFn = options.reply ?? defaultReply;
+  let failWhen = options.failWhen;
   const replies: StubReply[] = [...(options.replies ?? [])];
   const failures: StubFailure[] = [...(options.failures ?? [])];
   const models = options.models ?? ["stub-model"];
@@ -204,7 +218,7 @@ export async function startOpenAIStub(options: OpenAIStubOptions = {}): Promise<
       return;
     }
 
-    const failure = failures.shift();
+    const failure = failures.shift() ?? failWhen?.(body as StubChatBody, path);
     if (failure && "timeout" in failure) return; // held open; close() or the client ends it
     if (failure && "reset" in failure) {
       req.socket.destroy();
@@ -219,6 +233,13 @@ export async function startOpenAIStub(options: OpenAIStubOptions = {}): Promise<
       return;
     }
     if (!authorised) return unauthorised();
+    if (failure && ("truncatedBody" in failure || "resetMidBody" in failure || "hangMidBody" in failure)) {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.write('{"id": "chatcmpl-cut", "object": "chat.completion", "choices": [{"index": 0, "message": {"con');
+      if ("truncatedBody" in failure) res.end();
+      else if ("resetMidBody" in failure) setTimeout(() => req.socket.destroy(), 10);
+      return;
+    }
 
     if (path === "/v1/embeddings") {
       if (failure && "malformedJson" in failure) {
@@ -312,6 +333,9 @@ export async function startOpenAIStub(options: OpenAIStubOptions = {}): Promise<
     },
     setReply: (fn) => {
       replyFn = fn;
+    },
+    setFailWhen: (rule) => {
+      failWhen = rule;
     },
     setLatency: (ms) => {
       latencyMs = ms;

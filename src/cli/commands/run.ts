@@ -18,6 +18,7 @@ interface RunFlags {
   episodes?: string;
   out?: string;
   resume?: string;
+  retryFailed?: string;
   concurrency?: string;
   maxCost?: string;
   priceIn?: string;
@@ -115,9 +116,19 @@ export function registerRunCommand(program: Command): void {
     .option("--limit <n>", "at most N episodes")
     .option("--episodes <ids>", "only these episode ids (comma-separated)")
     .option("--out <dir>", "parent folder of run directories", "runs")
-    .option("--resume <dir>", "finish an interrupted run: finished units are kept, the rest redone")
+    .option(
+      "--resume <dir>",
+      "finish an interrupted run: finished units are kept, the rest redone, failed answer and judge calls asked again",
+    )
+    .option(
+      "--retry-failed <dir>",
+      "after an outage: ask a run's failed answer and judge calls again, keeping all that succeeded (same as --resume)",
+    )
     .option("--concurrency <n>", "episodes replayed at once", "2")
-    .option("--max-cost <usd>", "refuse to start, or stop, past this many US dollars of model calls")
+    .option(
+      "--max-cost <usd>",
+      "refuse to start, or stop, past this many US dollars of the run's model calls (all processes)",
+    )
     .option("--price-in <usd>", "USD per million input tokens of the answer model, for estimates and --max-cost")
     .option("--price-out <usd>", "USD per million output tokens of the answer model")
     .option("--chunk-size <tokens>", "MemoryAgentBench: chunk size instead of the paper's per-dataset size")
@@ -158,8 +169,12 @@ Environment variables (MEMBENCH_*, OPENAI_*) and the scripted model's JSONL form
     )
     .action(async (bench: string | undefined, flags: RunFlags) => {
       let outcome: Awaited<ReturnType<typeof startRun>>;
-      if (flags.resume) {
-        outcome = await resumeRun(flags.resume, flags.progress);
+      if (flags.resume && flags.retryFailed && flags.resume !== flags.retryFailed) {
+        throw new ConfigError("--resume and --retry-failed name different runs; give one", "retry-failed");
+      }
+      const again = flags.resume ?? flags.retryFailed;
+      if (again) {
+        outcome = await resumeRun(again, flags.progress);
       } else {
         if (!bench) throw new ConfigError("name a benchmark (or --resume DIR)", "bench");
         if (!flags.data) throw new ConfigError("--data <path> is required", "data", "--data");
@@ -203,6 +218,17 @@ Environment variables (MEMBENCH_*, OPENAI_*) and the scripted model's JSONL form
       log.info(`run stored in ${outcome.dir}`);
       if (outcome.failedUnits) {
         log.error(`${outcome.failedUnits} units failed; fix the cause and --resume ${outcome.dir}`);
+        process.exitCode = 1;
+      }
+      const left = outcome.summary.failures;
+      if (left && (left.answers || left.judgeCalls)) {
+        const parts = [
+          left.answers ? `${left.answers} answer call${left.answers === 1 ? "" : "s"}` : "",
+          left.judgeCalls ? `${left.judgeCalls} judge call${left.judgeCalls === 1 ? "" : "s"}` : "",
+        ].filter(Boolean);
+        log.error(
+          `${parts.join(" and ")} failed (scored as failures); once the endpoint answers, --retry-failed ${outcome.dir} asks them again`,
+        );
         process.exitCode = 1;
       }
     });

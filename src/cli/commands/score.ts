@@ -5,6 +5,7 @@ import { ConfigError } from "../../core/errors.ts";
 import type { Summary } from "../../run/summary.ts";
 import { markdownTable } from "../../run/table.ts";
 import { scoreAnswersFile } from "../../score/answers.ts";
+import { describeJudgeFailures, failureCauseOf } from "../../score/judge.ts";
 import { type ScoredRow, type ScoreRunOptions, scoreRun } from "../../score/score-run.ts";
 import { WORST_OUTCOME } from "../../score/types.ts";
 import { log } from "../../util/log.ts";
@@ -86,9 +87,9 @@ export function printScores(summary: Summary): void {
   if (failures.length) {
     // Every row of one scoring shares the options, so the first rule given is the rule.
     const rule = rows.find((r) => r.judgeFailureRule)?.judgeFailureRule ?? WORST_OUTCOME;
-    lines.push("", `Judge verdicts that could not be parsed (${failures.length}, ${rule}):`);
+    lines.push("", `Judge verdicts that failed (${failures.length}: ${describeJudgeFailures(failures)}; ${rule}):`);
     for (const f of failures.slice(0, 20))
-      lines.push(`- ${f.episodeId}/${f.probeId} (${f.judge}): ${f.reason.slice(0, 160)}`);
+      lines.push(`- ${f.episodeId}/${f.probeId} (${f.judge}, ${failureCauseOf(f)}): ${f.reason.slice(0, 160)}`);
   }
   process.stdout.write(`${lines.join("\n")}\n`);
 }
@@ -119,6 +120,9 @@ export function registerScoreCommands(program: Command): void {
       if (existsSync(join(target, "config.json"))) {
         const { summary } = await scoreRun(target, options);
         printScores(summary);
+        const failed = summary.failures?.answers ?? 0;
+        // Scoring cannot ask an answer again: a failed one scores as wrong until the run asks it.
+        if (failed) log.warn(`${failed} answer calls failed; membench run --retry-failed ${target} asks them again`);
         return;
       }
       if (!flags.data || !flags.answers) {
