@@ -245,7 +245,7 @@ describe("memora scoring end to end on the fixture", () => {
     const printed = captureStdout(() => printScores(summary));
     assert.match(
       printed,
-      /could not be parsed \(5, left out of the vote when the call failed, and read as the released/,
+      /verdicts that failed \(5: 5 unparsable replies; left out of the vote when the call failed, and read as the released/,
     );
     assert.doesNotMatch(printed, /worst outcome/);
   });
