@@ -4,6 +4,7 @@
  * a finished unit or none of it — never half a unit counted.
  */
 import Database from "better-sqlite3";
+import { openReadOnlyDb } from "./read-only-db.ts";
 import type { ProbeRecord, UnitInfo } from "./record.ts";
 
 export const STORE_FILE = "run.sqlite";
@@ -19,14 +20,60 @@ export interface Override {
   at?: string;
 }
 
+export interface RunStoreOptions {
+  /**
+   * Read only: nothing in the run's folder is created or written (see
+   * read-only-db.ts), so a read-only folder works. What readers use.
+   */
+  readOnly?: boolean;
+}
+
+/**
+ * Creates the tables `schema` declares. Read-only, the tables an older run
+ * lacks are made as empty temporary tables, so its readers see no rows there.
+ */
+function ensureSchema(db: Database.Database, readOnly: boolean, schema: string): void {
+  if (!readOnly) {
+    db.exec(schema);
+    return;
+  }
+  const scratch = new Database(":memory:");
+  let wanted: Array<{ name: string; sql: string }>;
+  try {
+    scratch.exec(schema);
+    wanted = scratch.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table'").all() as typeof wanted;
+  } finally {
+    scratch.close();
+  }
+  const have = new Set(db.prepare("SELECT name FROM main.sqlite_master WHERE type = 'table'").pluck().all());
+  for (const t of wanted) {
+    if (!have.has(t.name)) db.exec(t.sql.replace(/^CREATE TABLE/i, "CREATE TEMP TABLE"));
+  }
+}
+
 export class RunStore {
   private readonly db: Database.Database;
+  private readonly release: () => void;
 
-  constructor(readonly path: string) {
-    this.db = new Database(path);
-    this.db.pragma("journal_mode = WAL");
-    this.db.pragma("synchronous = NORMAL");
-    this.db.exec(`
+  constructor(
+    readonly path: string,
+    options: RunStoreOptions = {},
+  ) {
+    const readOnly = options.readOnly ?? false;
+    if (readOnly) {
+      const opened = openReadOnlyDb(path);
+      this.db = opened.db;
+      this.release = opened.close;
+    } else {
+      this.db = new Database(path);
+      this.release = () => this.db.close();
+      this.db.pragma("journal_mode = WAL");
+      this.db.pragma("synchronous = NORMAL");
+    }
+    ensureSchema(
+      this.db,
+      readOnly,
+      `
       CREATE TABLE IF NOT EXISTS units (
         id TEXT PRIMARY KEY, system TEXT NOT NULL, episode TEXT NOT NULL,
         state TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0, error TEXT,
@@ -45,7 +92,13 @@ export class RunStore {
         value REAL NOT NULL, comment TEXT NOT NULL DEFAULT '', at TEXT NOT NULL,
         PRIMARY KEY (unit, probe, setting, metric)
       );
-    `);
+    `,
+    );
+  }
+
+  /** A store opened for reading only (see RunStoreOptions.readOnly). */
+  static readOnly(path: string): RunStore {
+    return new RunStore(path, { readOnly: true });
   }
 
   /** Adds units that are not there yet; existing ones keep their state. */
@@ -173,6 +226,6 @@ export class RunStore {
   }
 
   close(): void {
-    if (this.db.open) this.db.close();
+    if (this.db.open) this.release();
   }
 }
