@@ -84,6 +84,7 @@ function inPlace(path: string): ReadOnlyDb | undefined {
 
 export function openReadOnlyDb(path: string): ReadOnlyDb {
   if (!existsSync(path)) throw new DataError("no such file", { file: path });
+  if (!statSync(path).isFile()) throw new DataError("not a file", { file: path });
   try {
     if (existsSync(`${path}-shm`)) return inPlace(path) ?? copied(path);
     return size(`${path}-wal`) > 0 ? copied(path) : inMemory(path);
