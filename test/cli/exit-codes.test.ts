@@ -17,10 +17,10 @@ import { fixture } from "../support/shared-data.ts";
 
 const root = resolve(import.meta.dirname, "../..");
 
-function cli(args: string[], cwd: string) {
+function cli(args: string[], cwd: string, env: Record<string, string> = {}) {
   const r = spawnSync(process.execPath, [join(root, "bin/membench.js"), ...args], {
     cwd,
-    env: process.env,
+    env: { ...process.env, ...env },
     encoding: "utf8",
   });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
@@ -117,6 +117,14 @@ describe("exit codes of the real bin", () => {
     assert.equal(r.status, 1, r.stderr);
     assert.match(r.stderr, /locomo10\.json/);
     assert.equal(cli(["data", "inspect", "nosuchbench", bad], tmp).status, 2);
+  });
+
+  it("doctor: 0 offline, 1 when a configured endpoint does not answer", () => {
+    assert.equal(cli(["doctor"], tmp).status, 0);
+    // A port nothing listens on: the connection is refused at once.
+    const r = cli(["doctor", "--json"], tmp, { MEMBENCH_BASE_URL: "http://127.0.0.1:9/v1", MEMBENCH_MODEL: "m" });
+    assert.equal(JSON.parse(r.stdout).model.reachable, false);
+    assert.equal(r.status, 1);
   });
 
   it("usage errors exit 2; --help and --version exit 0", () => {

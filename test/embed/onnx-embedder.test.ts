@@ -99,9 +99,9 @@ describe("onnx:DIR without transformers.js", () => {
     assert.match(line, /env\.localModelPath/);
   });
 
-  it("is reported as not ready by doctor, with the same reason", () => {
+  it("is reported as not ready by doctor, with the same reason, and doctor exits 1", () => {
     const r = cli(["doctor", "--json"], { hide: true, env: { MEMBENCH_EMBEDDER: `onnx:${model}` } });
-    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.status, 1, r.stderr);
     const embedder = JSON.parse(r.stdout).embedder;
     assert.equal(embedder.id, onnxEmbedderId(model));
     assert.equal(embedder.ready, false);
