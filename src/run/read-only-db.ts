@@ -8,8 +8,8 @@
  * - no `-shm`: no process has the store open. Without WAL content the file is
  *   the whole database, read into memory with its header switched from WAL to
  *   rollback mode (only the copy in memory sees that). With WAL content (a run
- *   killed, then archived), the file and its WAL are copied to a private
- *   temporary folder and opened there, where SQLite applies the WAL.
+ *   killed, then archived), or past 1 GiB, the file and its WAL are copied to a
+ *   private temporary folder and opened there, where SQLite applies the WAL.
  * - a `-shm`: a run may be writing right now. The file is opened in place,
  *   read-only, so SQLite reads the writer's committed units through the shared
  *   index; it may update that index, never the database nor its WAL. If that
@@ -30,6 +30,9 @@ export interface ReadOnlyDb {
 const HEADER = Buffer.from("SQLite format 3\0", "latin1");
 /** Bytes 18 and 19 of the header: the file format's write and read versions (1 rollback, 2 WAL). */
 const FORMAT_VERSIONS = 18;
+
+/** Past this a store is copied to a temporary folder rather than read into memory. */
+const MAX_IN_MEMORY = 1024 ** 3;
 
 const size = (path: string) => (existsSync(path) ? statSync(path).size : 0);
 
@@ -87,7 +90,7 @@ export function openReadOnlyDb(path: string): ReadOnlyDb {
   if (!statSync(path).isFile()) throw new DataError("not a file", { file: path });
   try {
     if (existsSync(`${path}-shm`)) return inPlace(path) ?? copied(path);
-    return size(`${path}-wal`) > 0 ? copied(path) : inMemory(path);
+    return size(`${path}-wal`) > 0 || size(path) > MAX_IN_MEMORY ? copied(path) : inMemory(path);
   } catch (error) {
     const code = (error as { code?: string }).code ?? "";
     if (code === "SQLITE_NOTADB" || code.startsWith("SQLITE_CORRUPT")) {
