@@ -61,6 +61,7 @@ function refusedWrite(error: unknown): boolean {
   return /^(EACCES|EPERM|EROFS|SQLITE_READONLY|SQLITE_CANTOPEN)/.test(code);
 }
 
+/** Runs `fn` on the run's store opened for writing, then rebuilds summary.json; refused on a read-only run. */
 function withStore<T>(run: RunData, fn: (store: RunStore) => T): T {
   const why = overridesUnavailable(run.dir);
   if (why) throw new OverrideError(why, 409);
