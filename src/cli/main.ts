@@ -1,7 +1,7 @@
 /**
  * The membench command line. Thin: parses, calls the library, prints.
  */
-import { Command } from "commander";
+import { Command, CommanderError } from "commander";
 import { settingsHelp } from "../config/settings.ts";
 import { SCRIPTED_HELP } from "../llm/scripted-model.ts";
 import { configureLogger } from "../util/log.ts";
@@ -15,19 +15,23 @@ import { registerRunCommand } from "./commands/run.ts";
 import { registerScoreCommands } from "./commands/score.ts";
 import { registerServeCommand } from "./commands/serve.ts";
 import { registerViewCommand } from "./commands/view.ts";
-import { reportError } from "./errors.ts";
+import { EXIT_OK, EXIT_USAGE, reportError, showErrorStacks } from "./errors.ts";
 
 export function buildProgram(): Command {
   const program = new Command("membench")
     .description("Evaluate long-term memory in LLM agents: five benchmarks under one protocol.")
     .version(packageVersion())
     .option("-q, --quiet", "only errors on stderr")
-    .option("-v, --verbose", "debug logging")
+    .option("-v, --verbose", "debug logging (implies --debug)")
+    .option("--debug", "print the stack of an error, not only its one-line cause")
     .option("--log-json", "log as JSON lines on stderr")
     .showHelpAfterError()
+    // Usage errors come back to main() as exceptions, so it picks the exit code.
+    .exitOverride()
     .hook("preAction", (cmd) => {
-      const o = cmd.opts<{ quiet?: boolean; verbose?: boolean; logJson?: boolean }>();
+      const o = cmd.opts<{ quiet?: boolean; verbose?: boolean; debug?: boolean; logJson?: boolean }>();
       configureLogger({ level: o.quiet ? "error" : o.verbose ? "debug" : "info", json: Boolean(o.logJson) });
+      showErrorStacks(Boolean(o.debug || o.verbose));
     })
     .addHelpText(
       "after",
@@ -37,6 +41,9 @@ ${settingsHelp()}
 
 Without a model endpoint, membench still loads data, ingests and retrieves;
 answer and judge stages are reported as skipped, never scored.
+
+Exit codes: 0 done; 1 failed (bad data, a model or system failure, failed
+units, an unexpected error); 2 a configuration or usage error.
 
 ${SCRIPTED_HELP}`,
     );
@@ -52,11 +59,15 @@ ${SCRIPTED_HELP}`,
   return program;
 }
 
+/** Runs the command line and returns its exit code (see src/cli/errors.ts). */
 export async function main(argv: string[]): Promise<number> {
   try {
     await buildProgram().parseAsync(argv);
-    return 0;
+    // A command that finished but failed in part (`run` with failed units) says so in process.exitCode.
+    return Number(process.exitCode ?? EXIT_OK) || EXIT_OK;
   } catch (error) {
+    // Commander has printed its message already; --help and --version end here too, with 0.
+    if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT_OK : EXIT_USAGE;
     return reportError(error);
   }
 }

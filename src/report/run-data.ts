@@ -1,15 +1,16 @@
 /**
- * Everything a report needs from one run directory, read once: the config
- * snapshot, summary.json rebuilt from the store (scores and manual overrides
- * included), the probe records, the units and the per-probe scores.
+ * Everything a report needs from one run directory, read once and never
+ * written: the config snapshot, the summary rebuilt in memory from the store
+ * (scores and manual overrides included), the probe records, the units and the
+ * per-probe scores.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { ConfigError } from "../core/errors.ts";
 import type { ProbeRecord, Setting, UnitInfo } from "../run/record.ts";
-import { RunStore, STORE_FILE } from "../run/store.ts";
+import { STORE_FILE } from "../run/store.ts";
 import type { Summary } from "../run/summary.ts";
-import { SCORING_FILE, type ScoredRow, type ScoringInfo, summarizeRun } from "../score/score-run.ts";
+import { computeSummary, SCORING_FILE, type ScoredRow, type ScoringInfo } from "../score/score-run.ts";
 import type { ProbeScore } from "../score/types.ts";
 
 /** The part of config.json a report reads. */
@@ -91,21 +92,17 @@ export function readRunConfig(dir: string): RunConfigInfo {
   };
 }
 
-/** Loads a run directory. summary.json is rebuilt from the store, so overrides made since are in. */
+/**
+ * Loads a run directory, reading only: the summary is rebuilt in memory from
+ * the store (so overrides made since are in) and nothing is written, so a
+ * read-only run folder reports as well as any (`membench score` writes
+ * summary.json).
+ */
 export function loadRun(dir: string): RunData {
   const abs = resolve(dir);
   const config = readRunConfig(abs);
   if (!existsSync(join(abs, STORE_FILE))) throw new ConfigError(`no ${STORE_FILE} in ${abs}`, "runDir");
-  const { summary, scores } = summarizeRun(abs);
-  const store = new RunStore(join(abs, STORE_FILE));
-  let records: ProbeRecord[];
-  let units: UnitInfo[];
-  try {
-    records = store.records();
-    units = store.units();
-  } finally {
-    store.close();
-  }
+  const { summary, scores, records, units } = computeSummary(abs);
   const scoringPath = join(abs, SCORING_FILE);
   const scoring = existsSync(scoringPath) ? readJson<ScoringInfo>(scoringPath, "scoring info") : undefined;
   return {

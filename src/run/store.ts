@@ -6,6 +6,7 @@
 import Database from "better-sqlite3";
 import { type AccountingSnapshot, type CallUsage, sumUsage } from "../llm/accounting.ts";
 import type { ModelRole } from "../llm/types.ts";
+import { openReadOnlyDb } from "./read-only-db.ts";
 import type { ProbeRecord, UnitInfo } from "./record.ts";
 
 export const STORE_FILE = "run.sqlite";
@@ -49,16 +50,60 @@ export interface Override {
   at?: string;
 }
 
+export interface RunStoreOptions {
+  /**
+   * Read only: nothing in the run's folder is created or written (see
+   * read-only-db.ts), so a read-only folder works. What readers use.
+   */
+  readOnly?: boolean;
+}
+
+/**
+ * Creates the tables `schema` declares. Read-only, the tables an older run
+ * lacks are made as empty temporary tables, so its readers see no rows there.
+ */
+function ensureSchema(db: Database.Database, readOnly: boolean, schema: string): void {
+  if (!readOnly) {
+    db.exec(schema);
+    return;
+  }
+  const scratch = new Database(":memory:");
+  let wanted: Array<{ name: string; sql: string }>;
+  try {
+    scratch.exec(schema);
+    wanted = scratch.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table'").all() as typeof wanted;
+  } finally {
+    scratch.close();
+  }
+  const have = new Set(db.prepare("SELECT name FROM main.sqlite_master WHERE type = 'table'").pluck().all());
+  for (const t of wanted) {
+    if (!have.has(t.name)) db.exec(t.sql.replace(/^CREATE TABLE/i, "CREATE TEMP TABLE"));
+  }
+}
+
 export class RunStore {
   private readonly db: Database.Database;
-  /** The usage table is created by the first write, so runs that predate it and read-only opens work alike. */
-  private usageTable = false;
+  private readonly release: () => void;
 
-  constructor(readonly path: string) {
-    this.db = new Database(path);
-    this.db.pragma("journal_mode = WAL");
-    this.db.pragma("synchronous = NORMAL");
-    this.db.exec(`
+  constructor(
+    readonly path: string,
+    options: RunStoreOptions = {},
+  ) {
+    const readOnly = options.readOnly ?? false;
+    if (readOnly) {
+      const opened = openReadOnlyDb(path);
+      this.db = opened.db;
+      this.release = opened.close;
+    } else {
+      this.db = new Database(path);
+      this.release = () => this.db.close();
+      this.db.pragma("journal_mode = WAL");
+      this.db.pragma("synchronous = NORMAL");
+    }
+    ensureSchema(
+      this.db,
+      readOnly,
+      `
       CREATE TABLE IF NOT EXISTS units (
         id TEXT PRIMARY KEY, system TEXT NOT NULL, episode TEXT NOT NULL,
         state TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0, error TEXT,
@@ -77,7 +122,14 @@ export class RunStore {
         value REAL NOT NULL, comment TEXT NOT NULL DEFAULT '', at TEXT NOT NULL,
         PRIMARY KEY (unit, probe, setting, metric)
       );
-    `);
+      ${USAGE_TABLE};
+    `,
+    );
+  }
+
+  /** A store opened for reading only (see RunStoreOptions.readOnly). */
+  static readOnly(path: string): RunStore {
+    return new RunStore(path, { readOnly: true });
   }
 
   /** Adds units that are not there yet; existing ones keep their state. */
@@ -154,10 +206,6 @@ export class RunStore {
    * of an attempt that later fails, or of a process that is killed, still count.
    */
   addUsage(unit: string, stage: UsageStage, call: CallUsage): void {
-    if (!this.usageTable) {
-      this.db.exec(USAGE_TABLE);
-      this.usageTable = true;
-    }
     const key = [unit, stage, call.role] as const;
     this.db.transaction(() => {
       const row = this.db.prepare("SELECT unpriced FROM usage WHERE unit = ? AND stage = ? AND role = ?").get(...key) as
@@ -196,10 +244,8 @@ export class RunStore {
     })();
   }
 
-  /** Usage of one stage summed over every unit and process; undefined when none was recorded (or the run predates it). */
+  /** Usage of one stage summed over every unit and process; undefined when none was recorded (or the run predates it: the table reads as empty). */
   usage(stage: UsageStage): AccountingSnapshot | undefined {
-    const exists = this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'usage'").get();
-    if (!exists) return undefined;
     const rows = this.db.prepare("SELECT * FROM usage WHERE stage = ?").all(stage) as UsageRow[];
     if (!rows.length) return undefined;
     return sumUsage(
@@ -299,6 +345,6 @@ export class RunStore {
   }
 
   close(): void {
-    if (this.db.open) this.db.close();
+    if (this.db.open) this.release();
   }
 }

@@ -125,7 +125,7 @@ function scoringJudges(dir: string): string[] {
 export function readRunLabels(dir: string): RunLabels {
   const path = join(dir, STORE_FILE);
   if (!existsSync(path)) throw new ConfigError(`no ${STORE_FILE} in ${dir}: nothing was recorded`, "runDir");
-  const store = new RunStore(path);
+  const store = RunStore.readOnly(path);
   let scores: ProbeScore[];
   try {
     scores = store.scores<ProbeScore>();

@@ -315,13 +315,31 @@ export interface ScoringInfo {
 
 export const SCORING_FILE = "scoring.json";
 
+/** A run's summary rebuilt from its store, with what it was built from. */
+export interface ComputedSummary {
+  summary: Summary;
+  scores: ProbeScore[];
+  records: ProbeRecord[];
+  units: UnitInfo[];
+}
+
 /**
  * Rebuilds summary.json from what the run stored — records, scores, manual
  * overrides — with no model call. Used after every scoring and every override.
  */
 export function summarizeRun(dir: string): { summary: Summary; scores: ProbeScore[] } {
+  const { summary, scores } = computeSummary(dir);
+  writeFileSync(join(dir, "summary.json"), `${JSON.stringify(summary, null, 2)}\n`);
+  return { summary, scores };
+}
+
+/**
+ * The summary summarizeRun writes, computed in memory: reads the run (its store
+ * opened read-only) and writes nothing, so reports work on read-only runs.
+ */
+export function computeSummary(dir: string): ComputedSummary {
   const config = readConfig(dir);
-  const store = new RunStore(join(dir, STORE_FILE));
+  const store = RunStore.readOnly(join(dir, STORE_FILE));
   let records: ProbeRecord[];
   let units: UnitInfo[];
   let scores: ProbeScore[];
@@ -359,8 +377,7 @@ export function summarizeRun(dir: string): { summary: Summary; scores: ProbeScor
       judgeCalls: scores.reduce((n, s) => n + s.verdicts.filter((v) => !v.ok).length, 0),
     };
   }
-  writeFileSync(join(dir, "summary.json"), `${JSON.stringify(summary, null, 2)}\n`);
-  return { summary, scores };
+  return { summary, scores, records, units };
 }
 
 /** Replaces scored metric values by a person's overrides, keeping the scorer's value beside. */

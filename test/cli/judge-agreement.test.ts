@@ -85,5 +85,8 @@ describe("membench judge-agreement", () => {
     const r = cli(["judge-agreement", empty]);
     assert.equal(r.status, 2);
     assert.match(r.stderr, /no config\.json: not a run directory/);
+    const missing = cli(["judge-agreement", join(tmp, "no-such-labels.csv")]);
+    assert.equal(missing.status, 2);
+    assert.match(missing.stderr, /^error: target: no such run directory or labels CSV: .*no-such-labels\.csv$/m);
   });
 });

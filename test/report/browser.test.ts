@@ -1,6 +1,6 @@
 /**
- * Opens the HTML report of a sample run set in headless Chromium (Debian's
- * `chromium`, driven by playwright-core) from a file: URL, checks that every
+ * Opens the HTML report of a sample run set in headless Chromium (found as
+ * test/support/chromium.ts says, driven by playwright-core) from a file: URL, checks that every
  * chart is drawn, that the page makes no request beyond the file itself, and
  * that a <script> from the data is shown as text and never runs.
  *
@@ -8,21 +8,18 @@
  */
 import "../support/clean-env.ts";
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { pathToFileURL } from "node:url";
 import { chromium } from "playwright-core";
 import { renderReport } from "../../src/report/report.ts";
+import { chromiumSkip, findChromium, requireChromium } from "../support/chromium.ts";
 import { DRAWN, EMPTY, INJECTED_TOPIC, sampleRunSet, tempDir } from "./sample-runs.ts";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const CI = process.env.CI === "true";
-const skip =
-  existsSync(CHROMIUM) || CI
-    ? false
-    : `no Chromium at ${CHROMIUM}: browser test skipped (apt-get install chromium, or set CHROMIUM_PATH; it runs under CI=true)`;
+const CHROMIUM = findChromium();
+const skip = chromiumSkip(CHROMIUM, "HTML report browser test");
 
 const ARGS = [
   "--headless",
@@ -56,13 +53,13 @@ describe("HTML report in headless Chromium", () => {
   after(() => rmSync(out, { recursive: true, force: true }));
 
   it("opens offline, shows every chart and makes no request off the page", { skip, timeout: 60_000 }, async () => {
-    assert.ok(existsSync(CHROMIUM), `CI=true but there is no Chromium at ${CHROMIUM}; .ci/run installs it with apt`);
+    const executablePath = requireChromium(CHROMIUM);
     const file = join(out, "report.html");
     writeFileSync(file, await renderReport(await sampleRunSet(out), "html"));
 
     const profile = mkdtempSync(join(tmpdir(), "mb-chromium-"));
     const context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
+      executablePath,
       headless: true,
       args: ARGS,
       offline: true,

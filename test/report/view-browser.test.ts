@@ -4,11 +4,13 @@
  * watch the results table change. Markup planted in the data, the answer and
  * the judge's reason must show as text and never run.
  *
- * Without /usr/bin/chromium the test skips, except under CI=true, where it fails.
+ * Chromium is found as test/support/chromium.ts says (CHROMIUM_PATH, then
+ * chromium, chromium-browser or google-chrome on PATH); without it the test
+ * skips, except under CI=true, where it fails.
  */
 import "../support/clean-env.ts";
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -16,14 +18,12 @@ import { type Browser, chromium, type Page } from "playwright-core";
 import { probeKey } from "../../src/report/view/runs.ts";
 import { startViewer, type Viewer } from "../../src/report/view/server.ts";
 import type { Summary } from "../../src/run/summary.ts";
+import { chromiumSkip, findChromium, requireChromium } from "../support/chromium.ts";
+import { type DirLock, lockDir } from "../support/read-only.ts";
 import { makeViewerRuns, XSS_ANSWER, XSS_QUESTION, XSS_TURN } from "./view-run.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
-const UNDER_CI = process.env.CI === "true";
-const skip =
-  existsSync(CHROMIUM) || UNDER_CI
-    ? false
-    : `no chromium at ${CHROMIUM}: browser tests skipped (apt-get install chromium; under CI=true they must run)`;
+const CHROMIUM = findChromium();
+const skip = chromiumSkip(CHROMIUM, "viewer browser tests");
 
 const TMP = mkdtempSync(join(tmpdir(), "membench-view-browser-"));
 
@@ -47,11 +47,11 @@ describe("membench view in a browser", { skip }, () => {
   const pageErrors: string[] = [];
 
   before(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`CI=true but ${CHROMIUM} is missing: .ci/run installs it with apt`);
+    const executablePath = requireChromium(CHROMIUM);
     runs = await makeViewerRuns(TMP);
     viewer = await startViewer({ runsDir: runs, port: 0 });
     browser = await chromium.launch({
-      executablePath: CHROMIUM,
+      executablePath,
       args: [
         "--headless",
         "--no-sandbox",
@@ -67,9 +67,11 @@ describe("membench view in a browser", { skip }, () => {
     page.on("pageerror", (error) => pageErrors.push(error.message));
   });
 
+  const locks: DirLock[] = [];
   after(async () => {
     await browser?.close();
     await viewer?.close();
+    for (const lock of locks) lock.unlock();
     rmSync(TMP, { recursive: true, force: true });
   });
 
@@ -156,5 +158,34 @@ describe("membench view in a browser", { skip }, () => {
     const summary = JSON.parse(readFileSync(join(runs, "alpha", "summary.json"), "utf8")) as Summary;
     assert.equal(summary.results.find((r) => r.system === "bm25")!.metrics.accuracy, 0.75);
     assert.deepEqual(pageErrors, []);
+  });
+
+  it("on a read-only run, says overrides are unavailable where the form would be", async (t) => {
+    const folder = join(TMP, "archive");
+    cpSync(join(runs, "beta"), join(folder, "beta"), { recursive: true });
+    const lock = lockDir(join(folder, "beta"));
+    locks.push(lock);
+    if (lock.kind === "none") {
+      t.skip("nothing makes a folder read-only for this process (root without chattr)");
+      return;
+    }
+    const archive = await startViewer({ runsDir: folder, port: 0 });
+    try {
+      await page.goto(`${archive.url}#/run/beta/probe/${key("bm25", "9c3d7a22")}`);
+      await page.locator("#override-unavailable").waitFor();
+      assert.match(
+        (await page.locator("#override-unavailable").textContent()) ?? "",
+        /^overrides are unavailable: this run is read-only \(.*beta/,
+      );
+      assert.equal(await page.locator("#override-correct, #override-comment").count(), 0);
+      assert.match(
+        (await page.locator("#read-only-note").textContent()) ?? "",
+        /^Read-only run: overrides are unavailable/,
+      );
+      assert.match((await page.locator("#verdict-line").textContent()) ?? "", /^correct/);
+      assert.deepEqual(pageErrors, []);
+    } finally {
+      await archive.close();
+    }
   });
 });

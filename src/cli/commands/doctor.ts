@@ -61,6 +61,11 @@ export async function gatherDoctor(): Promise<DoctorReport> {
   };
 }
 
+/** How many checked things cannot work (an unconfigured model is not one of them). */
+export function doctorProblems(r: DoctorReport): number {
+  return [!r.node.ok, r.model.reachable === false, !r.embedder.ready].filter(Boolean).length;
+}
+
 function formatDoctor(r: DoctorReport): string {
   const mark = (ok: boolean | undefined) => (ok ? "ok  " : "--  ");
   const lines = [
@@ -89,8 +94,13 @@ export function registerDoctorCommand(program: Command): void {
     .command("doctor")
     .description("check Node, the model endpoint, the embedder and the cache, and say what will be skipped")
     .option("--json", "print JSON")
+    .addHelpText(
+      "after",
+      "\nExits 1 when something set up cannot work: Node older than 20, a configured endpoint\nthat does not answer, an embedder that is not ready. No model configured is not a failure.",
+    )
     .action(async (opts: { json?: boolean }) => {
       const report = await gatherDoctor();
       process.stdout.write(opts.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatDoctor(report)}\n`);
+      if (doctorProblems(report)) process.exitCode = 1;
     });
 }

@@ -62,6 +62,7 @@ left out of that pair. Labels compare case-insensitively.`,
         if (flags.csv) log.info(`labels written to ${flags.csv}`);
         return;
       }
+      if (!existsSync(target)) throw new ConfigError(`no such run directory or labels CSV: ${target}`, "target");
       if (flags.csv) throw new ConfigError(`"${target}" is not a run directory (no config.json)`, "csv", "--csv");
       if (existsSync(target) && statSync(target).isDirectory()) {
         throw new ConfigError(`${target} has no config.json: not a run directory, nor a labels CSV`, "target");

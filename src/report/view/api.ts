@@ -6,7 +6,7 @@
  *   GET    /api/runs/:id                  one run: config, summary, label values
  *   GET    /api/runs/:id/probes?filters   probe rows (see parseFilter), `limit` / `offset`
  *   GET    /api/runs/:id/probes/:key      one probe in full, with gold and evidence
- *   POST   /api/runs/:id/overrides        {key, value, comment}: override its verdict
+ *   POST   /api/runs/:id/overrides        {key, value, comment}: override its verdict (409 on a read-only run)
  *   DELETE /api/runs/:id/overrides?key=   remove the overrides of a probe
  *   GET    /api/diff?a=:id&b=:id          two runs side by side (`systemA`, `systemB`, `setting`)
  */
@@ -15,7 +15,7 @@ import type { Summary } from "../../run/summary.ts";
 import type { ScoredRow } from "../../score/score-run.ts";
 import { SCORED_HEADLINES } from "../headline.ts";
 import { diffRuns } from "./diff.ts";
-import { clearVerdictOverride, OverrideError, setVerdictOverride } from "./override.ts";
+import { clearVerdictOverride, OverrideError, overridesUnavailable, setVerdictOverride } from "./override.ts";
 import { answerDepthOf, filterRows, findRecord, labelValues, parseFilter, probeDetail, probeRows } from "./probes.ts";
 import { findRun, listRuns, loadRun, parseProbeKey, type RunData, readRunHead } from "./runs.ts";
 import { FAILURE_STAGES, retrievalK, VERDICT_METRICS, verdictMetricOf } from "./verdict.ts";
@@ -96,6 +96,8 @@ function runOverview(run: RunData) {
     stages: FAILURE_STAGES,
     probes: rows.length,
     overrides: run.overrides.length,
+    /** Why verdict overrides cannot be saved (a read-only run), when they cannot. */
+    readOnly: overridesUnavailable(run.dir),
   };
 }
 

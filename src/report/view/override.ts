@@ -1,7 +1,10 @@
 /**
  * A person's correction of one probe's verdict: stored in the run (so exports
- * and re-scores carry it) and folded into summary.json straight away.
+ * and re-scores carry it) and folded into summary.json straight away. The one
+ * place the viewer writes; on a run it cannot write (an archive, another
+ * user's) overrides are refused with the reason, and everything else works.
  */
+import { accessSync, constants, existsSync } from "node:fs";
 import { join } from "node:path";
 import { RunStore, STORE_FILE } from "../../run/store.ts";
 import { summarizeRun } from "../../score/score-run.ts";
@@ -35,12 +38,47 @@ function target(run: RunData, key: Key) {
   return { raw, verdict };
 }
 
+/** What an override writes: the run's folder, its store (with WAL files) and summary.json. */
+const WRITTEN = [STORE_FILE, `${STORE_FILE}-wal`, `${STORE_FILE}-shm`, "summary.json"];
+
+/** Why overrides cannot be saved in this run, or undefined when they can. */
+export function overridesUnavailable(dir: string): string | undefined {
+  const paths = [dir, ...WRITTEN.map((f) => join(dir, f)).filter((p) => existsSync(p))];
+  for (const path of paths) {
+    try {
+      accessSync(path, constants.W_OK);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? "not writable";
+      return `overrides are unavailable: this run is read-only (${path}: ${code})`;
+    }
+  }
+  return undefined;
+}
+
+/** A write the file system or SQLite refused: the run is read-only after all (a read-only mount, say). */
+function refusedWrite(error: unknown): boolean {
+  const code = String((error as { code?: unknown }).code ?? "");
+  return /^(EACCES|EPERM|EROFS|SQLITE_READONLY|SQLITE_CANTOPEN)/.test(code);
+}
+
+/** Runs `fn` on the run's store opened for writing, then rebuilds summary.json; refused on a read-only run. */
 function withStore<T>(run: RunData, fn: (store: RunStore) => T): T {
-  const store = new RunStore(join(run.dir, STORE_FILE));
+  const why = overridesUnavailable(run.dir);
+  if (why) throw new OverrideError(why, 409);
+  let store: RunStore | undefined;
   try {
-    return fn(store);
-  } finally {
+    store = new RunStore(join(run.dir, STORE_FILE));
+    const out = fn(store);
     store.close();
+    summarizeRun(run.dir);
+    return out;
+  } catch (error) {
+    if (refusedWrite(error)) {
+      throw new OverrideError(`overrides are unavailable: this run is read-only (${(error as Error).message})`, 409);
+    }
+    throw error;
+  } finally {
+    store?.close();
     forgetRun(run.dir);
   }
 }
@@ -63,7 +101,6 @@ export function setVerdictOverride(run: RunData, key: Key, value: unknown, comme
       store.setOverride({ ...key, metric, value: v, comment: comment.trim(), at });
     }
   });
-  summarizeRun(run.dir);
 }
 
 /** Removes every override of the probe, then rebuilds summary.json. */
@@ -74,5 +111,4 @@ export function clearVerdictOverride(run: RunData, key: Key): void {
       if (o.unitId === key.unitId && o.probeId === key.probeId && o.setting === key.setting) store.clearOverride(o);
     }
   });
-  summarizeRun(run.dir);
 }

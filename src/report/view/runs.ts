@@ -88,7 +88,7 @@ export function loadRun(entry: RunEntry): RunData {
   let rawScores: ProbeScore[] = [];
   let overrides: Override[] = [];
   if (existsSync(join(entry.dir, STORE_FILE))) {
-    const store = new RunStore(join(entry.dir, STORE_FILE));
+    const store = RunStore.readOnly(join(entry.dir, STORE_FILE));
     try {
       records = store.records();
       rawScores = store.scores<ProbeScore>();

@@ -266,6 +266,7 @@ function renderSummary() {
     h("h2", {}, "Results"),
     table,
     run.overrides ? h("p", { class: "meta" }, "Scores include manual overrides (see the drill-down).") : null,
+    run.readOnly ? h("p", { class: "meta", id: "read-only-note" }, `Read-only run: ${run.readOnly}.`) : null,
     renderByLabel(rows, columns[0]),
     renderPaperTables(rows),
   );
@@ -605,6 +606,14 @@ function renderVerdicts(d) {
 function renderOverrideForm(d) {
   const v = d.verdict;
   const key = d.row.key;
+  if (view.run.readOnly) {
+    return h(
+      "div",
+      { class: "override-form", id: "override-form" },
+      h("h3", {}, "Override the verdict"),
+      h("p", { class: "warning", id: "override-unavailable" }, `${view.run.readOnly}.`),
+    );
+  }
   const value = h("input", {
     id: "override-value",
     type: "number",
