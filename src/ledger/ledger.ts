@@ -315,6 +315,7 @@ export class Ledger {
     const created: Memory[] = [];
     const links: Link[] = [];
     let seq = this.store.memoryCount(ns);
+    const createdIds = new Set<string>();
     for (const draft of drafts) {
       const memory = this.toMemory(
         ns,
@@ -323,7 +324,8 @@ export class Ledger {
         turnTime.get(draft.turnIds[0] ?? "") ?? sessionTime,
         seq,
       );
-      if (this.store.memory(ns, memory.id) || created.some((m) => m.id === memory.id)) continue;
+      if (createdIds.has(memory.id) || this.store.memory(ns, memory.id)) continue;
+      createdIds.add(memory.id);
       seq++;
       const key = `${memory.subject}\u0000${memory.attribute}`;
       const slot =

@@ -12,6 +12,12 @@
  * - conditional: different conditions, both valid.
  * - complements: a restatement, or another occurrence of an event; both kept
  *   and linked.
+ *
+ * Complements and conditional links go to the latest standing memory of each
+ * occurrence group (`occurrenceGroup`), not to every member: a fact told or an
+ * event logged n times is a chain of n − 1 links, not n(n − 1)/2 (1,050
+ * occurrences made 550,725 links before). Readers walk the chain
+ * (namespace-index.ts `groupLinksOf`).
  */
 import { isInvariant, isTask, normaliseValue } from "./extract/attributes.ts";
 import type { Link, Memory, Relation } from "./types.ts";
@@ -58,6 +64,15 @@ export function settledRelation(existing: Memory, incoming: Memory): Relation | 
     normaliseValue(existing.value) === normaliseValue(incoming.value) &&
     (existing.condition ?? "") === (incoming.condition ?? "");
   return same ? "complements" : undefined;
+}
+
+/**
+ * The occurrence group of a memory within its slot: every event is one group
+ * (occurrences add up), any other memory groups with its restatements (the same
+ * value and condition). Members of a group are settled complements of each other.
+ */
+export function occurrenceGroup(m: Pick<Memory, "kind" | "value" | "condition">): string {
+  return m.kind === "event" ? "event" : `value\u0000${normaliseValue(m.value)}\u0000${m.condition ?? ""}`;
 }
 
 /** The rules' relation of one pair. */
@@ -111,7 +126,9 @@ export async function resolve(
 ): Promise<ResolutionPlan> {
   const next: Memory = { ...incoming };
   const updated = new Map<string, Memory>();
-  const links: Link[] = [];
+  // In the order of the memories they were made against; a group's earlier link is blanked when a later member replaces it.
+  const links: Array<Link | undefined> = [];
+  const grouped = new Map<string, number>();
   const current = (m: Memory) => updated.get(m.id) ?? m;
   // Only the versions that still stand are compared; older versions are reached through them.
   const standing = existing.filter((m) => m.status === "active" || m.status === "contested");
@@ -124,6 +141,11 @@ export async function resolve(
     const old = current(raw);
     const relation = relations[i]!;
     if (relation === "complements" || relation === "conditional") {
+      // One link per group: to its latest standing member (the group's earlier ones are reached through it).
+      const key = `${relation}\u0000${occurrenceGroup(old)}`;
+      const earlier = grouped.get(key);
+      if (earlier !== undefined) links[earlier] = undefined;
+      grouped.set(key, links.length);
       links.push({ from: next.id, to: old.id, relation });
       continue;
     }
@@ -152,5 +174,9 @@ export async function resolve(
       links.push({ from: next.id, to: old.id, relation: "supersedes" });
     }
   }
-  return { incoming: next, updated: [...updated.values()], links };
+  return {
+    incoming: next,
+    updated: [...updated.values()],
+    links: links.filter((l): l is Link => l !== undefined),
+  };
 }

@@ -6,6 +6,7 @@
 import Database from "better-sqlite3";
 import * as sqliteVec from "sqlite-vec";
 import { LedgerConflictError } from "./errors.ts";
+import { occurrenceGroup } from "./resolve.ts";
 import { BASE_SCHEMA, FTS_TOKENIZER, namespaceTables, SCHEMA_VERSION, vectorTables } from "./schema.ts";
 import type { Link, Memory, MemoryKind, MemoryStatus, Relation, StoredTurn } from "./types.ts";
 
@@ -53,7 +54,11 @@ function toMemory(r: Row): Memory & { rowid: number } {
 export type MemoryHead = Pick<
   Memory,
   "id" | "subject" | "kind" | "sessionId" | "status" | "condition" | "validFrom" | "validTo" | "recordedAt" | "seq"
-> & { rowid: number };
+> & {
+  rowid: number;
+  /** Its occurrence group within the slot (resolve.ts), to walk a group's chain of links. */
+  group: string;
+};
 
 /** A memory's head, as ranking reads it. */
 export function memoryHead(m: Memory, rowid: number): MemoryHead {
@@ -65,6 +70,7 @@ export function memoryHead(m: Memory, rowid: number): MemoryHead {
     sessionId: m.sessionId,
     status: m.status,
     seq: m.seq,
+    group: occurrenceGroup(m),
   };
   if (m.condition !== undefined) h.condition = m.condition;
   if (m.validFrom !== undefined) h.validFrom = m.validFrom;

@@ -255,6 +255,75 @@ describe("sibling pulls", () => {
   });
 });
 
+describe("recurring memories", () => {
+  const day = (i: number) => new Date(Date.UTC(2024, 0, 1 + i)).toISOString().slice(0, 10);
+
+  it("another occurrence links to the latest one, so links grow linearly", async () => {
+    const l = new Ledger();
+    for (let i = 0; i < 40; i++) await l.add("a", session(`e${i}`, day(i), `I spent $${i + 1} on coffee.`));
+    for (let i = 0; i < 30; i++) await l.add("a", session(`r${i}`, day(40 + i), "I love sushi."));
+    const out = l.export("a");
+    const coffee = only(out.memories, "expense:coffee");
+    const sushi = only(out.memories, "preference:sushi");
+    assert.equal(coffee.length, 40);
+    assert.equal(sushi.length, 30);
+    const chain = (ms: Memory[]) => ms.slice(1).map((m, i) => ({ from: m.id, to: ms[i]!.id, relation: "complements" }));
+    // Every pair linked would be 40·39/2 + 30·29/2 = 1,215 links.
+    assert.deepEqual(
+      [...out.links].sort((a, b) => a.from.localeCompare(b.from)),
+      [...chain(coffee), ...chain(sushi)].sort((a, b) => a.from.localeCompare(b.from)),
+    );
+    assert.ok(
+      coffee.every((m) => m.status === "active"),
+      "every purchase still stands",
+    );
+    // The whole group is one history, reached through the chain.
+    assert.deepEqual(
+      l.history("a", sushi[0]!.id).map((m) => m.id),
+      sushi.map((m) => m.id),
+    );
+  });
+
+  it("links a new condition to the latest of each group it relates to, not to every member", async () => {
+    const l = new Ledger();
+    for (let i = 0; i < 5; i++) await l.add("a", session(`w${i}`, day(i), "On weekends I enjoy green tea."));
+    await l.add("a", session("m1", day(9), "In the morning I enjoy black tea."));
+    const tea = only(l.export("a").memories, "preference:tea");
+    const morning = tea.at(-1)!;
+    assert.deepEqual(l.links("a", morning.id), [{ from: morning.id, to: tea[4]!.id, relation: "conditional" }]);
+  });
+
+  it("a pulled restatement group comes back whole, every earlier restatement with it", async () => {
+    const found = async () => {
+      const l = new Ledger({ retrieval: { pullComplements: true, weights: { recency: 0 } } });
+      await l.add("a", session("s1", "2024-01-01", "I love gypsy jazz, especially Django records."));
+      await l.add("a", session("s2", "2024-01-02", "Honestly I love gypsy jazz."));
+      for (let i = 0; i < 6; i++)
+        await l.add(
+          "a",
+          session(`f${i}`, `2024-01-1${i}`, `The Django web framework release ${i} broke our records table.`),
+        );
+      await l.add("a", session("s3", "2024-02-01", "I love gypsy jazz, truly."));
+      return (await l.search("a", "Django records", { k: 4 })).map((h) => h.sessionIds.join("+"));
+    };
+    // s1's own link goes to s2 only (s3 links to s2): s3 is found by walking the chain.
+    assert.deepEqual((await found()).slice(0, 3), ["s1", "s2", "s3"]);
+  });
+
+  it("a linked condition brings every member of the group its link names", async () => {
+    const l = new Ledger({ retrieval: { weights: { recency: 0 } } });
+    await l.add("a", session("w1", "2024-01-01", "On weekends I enjoy green tea."));
+    await l.add("a", session("w2", "2024-01-02", "On weekends I really enjoy green tea."));
+    for (let i = 0; i < 6; i++)
+      await l.add("a", session(`f${i}`, `2024-01-1${i}`, `The black cat naps in the morning sun, day ${i}.`));
+    await l.add("a", session("m1", "2024-02-01", "In the morning I enjoy black tea, like a cat in the sun."));
+    // The query names no tea: w1 and w2 come only as m1's siblings. Its link names w2, the latest of
+    // their group; w1 comes with it.
+    const hits = (await l.search("a", "black cat morning sun", { k: 4 })).map((h) => h.sessionIds.join("+"));
+    assert.deepEqual(hits.slice(0, 3), ["m1", "w1", "w2"]);
+  });
+});
+
 describe("ledger store", () => {
   it("export then import into another namespace reproduces turns, memories and links", async () => {
     const l = await ledger();
