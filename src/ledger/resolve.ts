@@ -8,7 +8,9 @@
  *   value's valid-from; a statement about an earlier time than the current value
  *   is filed as the older version instead of replacing it.
  * - contradicts: a different value of an invariant attribute. Both are kept; the
- *   first statement stays canonical and the later one is marked contested.
+ *   first statement stays canonical and the later one is marked contested. A
+ *   restatement of the canonical value stays canonical; one of a contested
+ *   value stays contested.
  * - conditional: different conditions, both valid.
  * - complements: a restatement, or another occurrence of an event; both kept
  *   and linked.
@@ -150,7 +152,9 @@ export async function resolve(
       continue;
     }
     if (relation === "contradicts") {
-      // The canonical side is the one that stands; a contested value never becomes canonical by repetition.
+      // Restating the canonical value sides with it (the other value's conflict with it is on record).
+      // Restating a contested one does not: a contested value never becomes canonical by repetition.
+      if (standing.some((m, j) => relations[j] === "complements" && current(m).canonical)) continue;
       const canonical = old.canonical ? old : (standing.find((m) => current(m).canonical) ?? old);
       next.status = "contested";
       next.canonical = false;

@@ -27,13 +27,17 @@ describe("ledger resolution", () => {
   it("a real change supersedes the old value, closing it at the new valid-from", async () => {
     const l = await ledger();
     await l.add("a", session("s1", "2024-01-10", "I live in Boston."));
-    await l.add("a", session("s2", "2024-06-01", "I just moved to Denver."));
+    // Told on 2024-06-20 about a move two months before: valid-from and recording time differ.
+    await l.add("a", session("s2", "2024-06-20", "I moved to Denver two months ago."));
     const [boston, denver] = only(l.export("a").memories, "residence");
-    assert.equal(boston?.value, "Boston");
-    assert.equal(boston?.status, "superseded");
-    assert.equal(boston?.validTo, "2024-06-01T00:00:00.000Z");
     assert.equal(denver?.value, "Denver");
     assert.equal(denver?.status, "active");
+    assert.equal(denver?.validFrom, "2024-04-21T00:00:00.000Z");
+    assert.equal(denver?.recordedAt, "2024-06-20T00:00:00.000Z");
+    assert.equal(boston?.value, "Boston");
+    assert.equal(boston?.status, "superseded");
+    assert.equal(boston?.validTo, "2024-04-21T00:00:00.000Z", "closed when Denver began, not when it was told");
+    assert.equal(boston?.retiredAt, "2024-06-20T00:00:00.000Z");
     assert.deepEqual(l.links("a", denver!.id), [{ from: denver!.id, to: boston!.id, relation: "supersedes" }]);
   });
 
@@ -105,6 +109,50 @@ describe("ledger resolution", () => {
       l.current("a", "user", "birthplace").map((m) => m.value),
       ["Oslo", "Bergen"],
       "both sides stand, the canonical first",
+    );
+  });
+
+  it("a contested value never becomes canonical by repetition", async () => {
+    const l = await ledger();
+    await l.add("a", session("s1", "2024-01-10", "I was born in Oslo."));
+    await l.add("a", session("s2", "2024-05-10", "I was born in Bergen."));
+    await l.add("a", session("s3", "2024-07-10", "I was born in Bergen."));
+    const [oslo, bergen, again] = only(l.export("a").memories, "birthplace");
+    assert.deepEqual(
+      [oslo, bergen, again].map((m) => [m?.value, m?.status, m?.canonical]),
+      [
+        ["Oslo", "active", true],
+        ["Bergen", "contested", false],
+        ["Bergen", "contested", false],
+      ],
+      "said twice, Bergen still contests Oslo",
+    );
+    assert.deepEqual(l.links("a", again!.id), [{ from: again!.id, to: oslo!.id, relation: "contradicts" }]);
+    assert.deepEqual(
+      l.current("a", "user", "birthplace").map((m) => m.value),
+      ["Oslo", "Bergen", "Bergen"],
+    );
+  });
+
+  it("the canonical value restated after a contradiction stays canonical", async () => {
+    const l = await ledger();
+    await l.add("a", session("s1", "2024-01-10", "I was born in Oslo."));
+    await l.add("a", session("s2", "2024-05-10", "I was born in Bergen."));
+    await l.add("a", session("s3", "2024-07-10", "I was born in Oslo."));
+    const [oslo, bergen, again] = only(l.export("a").memories, "birthplace");
+    assert.deepEqual(
+      [oslo, bergen, again].map((m) => [m?.value, m?.status, m?.canonical]),
+      [
+        ["Oslo", "active", true],
+        ["Bergen", "contested", false],
+        ["Oslo", "active", true],
+      ],
+    );
+    // A restatement of Oslo, not a contradiction of it; Bergen's conflict with Oslo is on record already.
+    assert.deepEqual(l.links("a", again!.id), [{ from: again!.id, to: oslo!.id, relation: "complements" }]);
+    assert.deepEqual(
+      l.current("a", "user", "birthplace").map((m) => m.value),
+      ["Oslo", "Oslo", "Bergen"],
     );
   });
 
