@@ -7,7 +7,7 @@ export {
   renderBody,
   renderHit,
 } from "./context.ts";
-export { LedgerConflictError } from "./errors.ts";
+export { LedgerConflictError, LedgerLimitError } from "./errors.ts";
 export { INVARIANT_ATTRIBUTES, isInvariant } from "./extract/attributes.ts";
 export { LlmExtractor, LlmRelationProposer } from "./extract/llm.ts";
 export { extractTurns, OfflineExtractor, sentences } from "./extract/offline.ts";

@@ -6,8 +6,9 @@
  */
 import type { Embedder } from "../embed/types.ts";
 import { lexicalTokens } from "../systems/tokenize.ts";
+import { KeyedQueue } from "../util/keyed-queue.ts";
 import { log } from "../util/log.ts";
-import { LedgerConflictError } from "./errors.ts";
+import { LedgerConflictError, LedgerLimitError } from "./errors.ts";
 import { OfflineExtractor } from "./extract/offline.ts";
 import type { Extractor } from "./extract/types.ts";
 import { normaliseTime, stableId } from "./ids.ts";
@@ -15,6 +16,7 @@ import { emptyIndex, indexLink, indexMemory, indexTurnPlace, type NamespaceIndex
 import type { QueryRewriter } from "./query-rewrite.ts";
 import { type RelationProposer, resolve, ruleProposer } from "./resolve.ts";
 import { DEFAULT_RETRIEVAL, type RetrievalParams, type RetrievalWeights, searchLedger } from "./search.ts";
+import { Slices } from "./slices.ts";
 import { LedgerStore, memoryHead } from "./store.ts";
 import type {
   Hit,
@@ -51,6 +53,17 @@ export interface LedgerOptions {
    * memories and says why in `AddResult.extractionError`.
    */
   onExtractionError?: "throw" | "keep-turns";
+  /** Bounds on one write's work, each refused with a `LedgerLimitError`; none by default (`membench serve` sets them). */
+  limits?: LedgerLimits;
+}
+
+export interface LedgerLimits {
+  /** Characters of one turn's content (as JavaScript counts them); checked before any work. */
+  turnChars?: number;
+  /** Characters of turn content one session may hold (each write re-reads its session's transcript); checked before any work. */
+  sessionChars?: number;
+  /** New memories one write may give (resolving them grows with their square); checked as they are resolved, before anything is written. */
+  memoriesPerWrite?: number;
 }
 
 export interface AddResult {
@@ -97,6 +110,9 @@ export class Ledger {
   private readonly params: RetrievalParams;
   private readonly batch: number;
   private readonly indexes = new Map<string, NamespaceIndex>();
+  private readonly writes = new KeyedQueue();
+  /** Bounds on one write's work (none by default). */
+  readonly limits: Readonly<LedgerLimits>;
 
   constructor(options: LedgerOptions = {}) {
     this.store = new LedgerStore(options.path ?? ":memory:");
@@ -111,6 +127,7 @@ export class Ledger {
       weights: { ...DEFAULT_RETRIEVAL.weights, ...options.retrieval?.weights },
     };
     this.batch = options.embedBatch ?? 64;
+    this.limits = options.limits ?? {};
   }
 
   close(): void {
@@ -137,11 +154,12 @@ export class Ledger {
     this.indexes.delete(ns);
   }
 
-  private async embed(texts: string[]): Promise<Float32Array[]> {
+  private async embed(texts: string[], slices = new Slices()): Promise<Float32Array[]> {
     if (!this.embedder || !texts.length) return [];
     const out: Float32Array[] = [];
     for (let i = 0; i < texts.length; i += this.batch) {
       out.push(...(await this.embedder.embed(texts.slice(i, i + this.batch).map((t) => t.slice(0, EMBED_CHARS)))));
+      await slices.tick();
     }
     return out;
   }
@@ -207,19 +225,25 @@ export class Ledger {
   }
 
   /** Stores a session's turns (all of it, or the next part), extracts and resolves memories. */
-  async add(ns: string, input: LedgerSessionInput): Promise<AddResult> {
+  add(ns: string, input: LedgerSessionInput): Promise<AddResult> {
+    // One write per namespace at a time: a write yields while it works, and plans against what the last one wrote.
+    return this.writes.run(ns, () => this.write(ns, input));
+  }
+
+  private async write(ns: string, input: LedgerSessionInput): Promise<AddResult> {
     const ids = new Set<string>();
     for (const t of input.turns) {
       // A repeated id would overwrite its own turn and leave memories of the text it lost.
       if (ids.has(t.id)) throw new Error(`session "${input.sessionId}": duplicate turn id "${t.id}"`);
       ids.add(t.id);
     }
+    const known = this.has(ns) ? this.store.session(ns, input.sessionId) : undefined;
+    const existingTurns = known ? this.store.turnsOfSession(ns, input.sessionId) : [];
+    this.checkSize(input, existingTurns);
     this.open(ns);
     // Loaded first: a namespace of another embedder is refused before any model call or embedding.
     const idx = this.index(ns);
-    const known = this.store.session(ns, input.sessionId);
     const sessionTime = normaliseTime(input.time) ?? known?.time;
-    const existingTurns = known ? this.store.turnsOfSession(ns, input.sessionId) : [];
     const positions = new Map(existingTurns.map((t) => [t.id, t.position]));
     // A re-sent turn keeps its rowid: its stored vector is replaced and its old terms removed.
     const before = new Map(existingTurns.map((t) => [t.rowid, t.content]));
@@ -235,12 +259,13 @@ export class Ledger {
         ...(t.time !== undefined ? { time: normaliseTime(t.time) ?? t.time } : {}),
       };
     });
+    const slices = new Slices();
     let planned: Planned;
     let extractionError: string | undefined;
     try {
-      planned = await this.plan(ns, input, turns, sessionTime);
+      planned = await this.plan(ns, input, turns, sessionTime, slices);
     } catch (error) {
-      if (this.onExtractionError !== "keep-turns") throw error;
+      if (this.onExtractionError !== "keep-turns" || error instanceof LedgerLimitError) throw error;
       // The raw turns are kept whatever the model did; re-sending them later extracts again.
       extractionError = (error as Error).message;
       log.warn(`ledger: session "${input.sessionId}" stored without memories: ${extractionError}`);
@@ -248,8 +273,33 @@ export class Ledger {
     }
     const { created, changed, links } = planned;
 
-    const turnVectors = await this.embed(turns.map((t) => t.content));
-    const memoryVectors = await this.embed(created.map((m) => m.text));
+    const turnVectors = await this.embed(
+      turns.map((t) => t.content),
+      slices,
+    );
+    const memoryVectors = await this.embed(
+      created.map((m) => m.text),
+      slices,
+    );
+    // The text is tokenised before the transaction, a slice at a time, so indexing after it only files tokens.
+    const rowidOf = new Map(existingTurns.map((t) => [t.id, t.rowid]));
+    const turnTokens: string[][] = [];
+    const replacedTokens = new Map<number, string[]>();
+    for (const t of turns) {
+      turnTokens.push(lexicalTokens(t.content));
+      const rowid = rowidOf.get(t.id);
+      const old = rowid === undefined ? undefined : before.get(rowid);
+      if (rowid !== undefined && old !== undefined && old !== t.content) replacedTokens.set(rowid, lexicalTokens(old));
+      await slices.tick();
+    }
+    const lines = new Map<number, StoredTurn>(existingTurns.map((t) => [t.position, t]));
+    for (const t of turns) lines.set(t.position, t);
+    const transcriptTokens: string[] = [];
+    for (const position of [...lines.keys()].sort((a, b) => a - b)) {
+      const t = lines.get(position)!;
+      for (const token of lexicalTokens(transcript([t]))) transcriptTokens.push(token);
+      await slices.tick();
+    }
     // The in-process indexes change only once the transaction has committed.
     const turnRows: Array<[number, StoredTurn]> = [];
     const memoryRows: Array<[number, Memory]> = [];
@@ -285,18 +335,51 @@ export class Ledger {
       }
       for (const l of links) this.store.addLink(ns, l);
     });
-    for (const [rowid, t] of turnRows) {
-      const old = before.get(rowid);
-      if (old !== t.content) idx.turnTerms.add(rowid, t.content, old === undefined ? undefined : lexicalTokens(old));
+    const sessionRowids = new Map(existingTurns.map((t) => [t.position, t.rowid]));
+    turnRows.forEach(([rowid, t], i) => {
+      if (before.get(rowid) !== t.content) idx.turnTerms.addTokens(rowid, turnTokens[i]!, replacedTokens.get(rowid));
       indexTurnPlace(idx, rowid, t);
-    }
+      sessionRowids.set(t.position, rowid);
+    });
     for (const [rowid, m] of memoryRows) indexMemory(idx, rowid, m);
     for (const [rowid, m] of changedRows) idx.memoryHeads.set(rowid, memoryHead(m, rowid));
     for (const l of links) indexLink(idx, l);
-    this.reindexSession(ns, idx, input.sessionId);
+    idx.terms.upsertTokens(input.sessionId, transcriptTokens);
+    this.refreshCentroid(
+      idx,
+      input.sessionId,
+      [...sessionRowids.entries()].sort((a, b) => a[0] - b[0]).map(([, rowid]) => ({ rowid })),
+    );
     idx.sessionRows = undefined;
     idx.sessionById = undefined;
     return { turns: turns.length, memories: created, links, ...(extractionError ? { extractionError } : {}) };
+  }
+
+  /** Refuses a write with a turn or a session over the limits, before any work. */
+  private checkSize(input: LedgerSessionInput, existing: readonly StoredTurn[]): void {
+    const { turnChars, sessionChars } = this.limits;
+    if (turnChars !== undefined) {
+      const i = input.turns.findIndex((t) => t.content.length > turnChars);
+      if (i >= 0) {
+        throw new LedgerLimitError(
+          `turns[${i}].content: ${input.turns[i]!.content.length} characters; the limit is ${turnChars} per turn`,
+          `turns[${i}].content`,
+          turnChars,
+        );
+      }
+    }
+    if (sessionChars === undefined) return;
+    const resent = new Set(input.turns.map((t) => t.id));
+    let total = 0;
+    for (const t of existing) if (!resent.has(t.id)) total += t.content.length;
+    for (const t of input.turns) total += t.content.length;
+    if (total > sessionChars) {
+      throw new LedgerLimitError(
+        `turns: session "${input.sessionId}" would hold ${total} characters of turns; the limit is ${sessionChars} per session (start a new session)`,
+        "turns",
+        sessionChars,
+      );
+    }
   }
 
   /** The memories a session's turns give, resolved against the store and each other; nothing is written. */
@@ -305,6 +388,7 @@ export class Ledger {
     input: LedgerSessionInput,
     turns: readonly StoredTurn[],
     sessionTime: string | undefined,
+    slices: Slices,
   ): Promise<Planned> {
     const drafts = await this.extractor.extract({ sessionId: input.sessionId, time: sessionTime, turns: input.turns });
     const turnTime = new Map(turns.map((t) => [t.id, t.time]));
@@ -325,6 +409,13 @@ export class Ledger {
         seq,
       );
       if (createdIds.has(memory.id) || this.store.memory(ns, memory.id)) continue;
+      if (createdIds.size === this.limits.memoriesPerWrite) {
+        throw new LedgerLimitError(
+          `turns: the extractor read more than ${createdIds.size} new memories from this write of session "${input.sessionId}"; the limit is ${createdIds.size} per write (send its turns in smaller parts)`,
+          "turns",
+          createdIds.size,
+        );
+      }
       createdIds.add(memory.id);
       seq++;
       const key = `${memory.subject}\u0000${memory.attribute}`;
@@ -339,6 +430,7 @@ export class Ledger {
       created.push(plan.incoming);
       links.push(...plan.links);
       slots.set(key, [...slot.map((m) => changed.get(m.id) ?? m), plan.incoming]);
+      await slices.tick();
     }
     return { created, changed, links };
   }

@@ -434,6 +434,63 @@ describe("ledger store", () => {
     assert.deepEqual(l.export("a").turns, []);
   });
 
+  it("a session written in parts, one turn re-sent reworded, searches as it does once rebuilt from the store", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "ledger-parts-"));
+    try {
+      const embedder = await createEmbedder("hashing:64");
+      const turn = (id: string, content: string, speaker?: string) => ({
+        id,
+        role: "user" as const,
+        content,
+        ...(speaker ? { speaker } : {}),
+      });
+      const queries = ["Boston", "harbor chowder", "where do I live? Denver mountains", "sister nurse"];
+      const ranked = async (ledger: Ledger) =>
+        Promise.all(
+          queries.map(async (q) => (await ledger.search("a", q, { k: 5 })).map((h) => [h.sessionIds, h.score, h.text])),
+        );
+      // Each list alone (session transcripts, session centroids), then all of them.
+      const none = {
+        sessionLexical: 0,
+        sessionVector: 0,
+        turnLexical: 0,
+        turnVector: 0,
+        memoryLexical: 0,
+        recency: 0,
+        feedback: 0,
+        lexicalFeedback: 0,
+        turnVectorVote: 0,
+      };
+      for (const [i, weights] of [{ ...none, sessionLexical: 1 }, { ...none, sessionVector: 1 }, {}].entries()) {
+        const path = join(dir, `store-${i}.sqlite`);
+        const l = new Ledger({ path, embedder, retrieval: { weights } });
+        await l.add("a", {
+          sessionId: "p",
+          time: "2024-01-10",
+          turns: [turn("p1", "I live in Boston by the harbor.")],
+        });
+        await l.add("a", {
+          sessionId: "q",
+          time: "2024-01-11",
+          turns: [turn("q1", "Harbor cruises leave from Boston.")],
+        });
+        await l.add("a", {
+          sessionId: "p",
+          turns: [turn("p2", "My sister Ana works as a nurse."), turn("p3", "We ate chowder at the harbor.", "Sam")],
+        });
+        await l.add("a", { sessionId: "p", turns: [turn("p1", "I live in Denver by the mountains.")] });
+        // Kept up by the writes, then built from the store on first use.
+        const written = await ranked(l);
+        l.close();
+        const reopened = new Ledger({ path, embedder, retrieval: { weights } });
+        assert.deepEqual(written, await ranked(reopened), JSON.stringify(weights));
+        reopened.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("re-adding the same turns replaces them instead of duplicating", async () => {
     const l = await ledger();
     const s = session("s1", "2024-01-10", "I live in Boston.");

@@ -9,12 +9,21 @@ import type { z } from "zod";
 import { RequestError } from "../../util/http-server.ts";
 import { KeyedQueue } from "../../util/keyed-queue.ts";
 import { buildContext } from "../context.ts";
-import { LedgerConflictError } from "../errors.ts";
+import { LedgerConflictError, LedgerLimitError } from "../errors.ts";
 import { normaliseTime } from "../ids.ts";
-import type { Ledger } from "../ledger.ts";
+import type { Ledger, LedgerLimits } from "../ledger.ts";
 import type { LedgerExport } from "../types.ts";
+import { DEFAULT_MAX_BODY } from "./limits.ts";
 import { openApi } from "./openapi.ts";
-import { ContextSchema, ExportSchema, ForgetSchema, firstIssue, SearchSchema, SessionSchema } from "./schemas.ts";
+import {
+  ContextSchema,
+  ExportSchema,
+  ForgetSchema,
+  firstIssue,
+  MAX_TURNS,
+  SearchSchema,
+  sessionSchema,
+} from "./schemas.ts";
 
 export interface ServiceInfo {
   /** The SQLite file, or ":memory:". */
@@ -42,7 +51,9 @@ const DEFAULT_K = 10;
 function parse<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
   const parsed = schema.safeParse(body);
   if (parsed.success) return parsed.data;
-  const { field, message } = firstIssue(parsed.error);
+  const { field, message, limit } = firstIssue(parsed.error);
+  // Longer than a limit: too large, not malformed.
+  if (limit !== undefined) throw new RequestError(413, message, { field, limit });
   throw new RequestError(400, message, field ? { field } : {});
 }
 
@@ -61,21 +72,38 @@ function optionalTime(value: string | null, name: string): string | undefined {
   return at;
 }
 
+/** What the service bounds: the ledger's limits and the largest body (`GET /v1/health`, the OpenAPI description). */
+export interface ServiceLimits extends LedgerLimits {
+  /** Bytes of one request body (of one record of an import). */
+  bodyBytes: number;
+  /** Turns in one request. */
+  turnsPerWrite: number;
+}
+
 export class LedgerApi {
   private readonly writes = new KeyedQueue();
+  private readonly limits: ServiceLimits;
+  private readonly sessionSchema: ReturnType<typeof sessionSchema>;
 
   constructor(
     private readonly ledger: Ledger,
     private readonly info: ServiceInfo,
     /** Whether requests need a bearer token (said in the OpenAPI description). */
     private readonly secured = false,
-  ) {}
+    bodyBytes = DEFAULT_MAX_BODY,
+  ) {
+    this.limits = { ...ledger.limits, bodyBytes, turnsPerWrite: MAX_TURNS };
+    this.sessionSchema = sessionSchema(ledger.limits.turnChars);
+  }
 
   async handle(req: ApiRequest): Promise<ApiResponse> {
     try {
       return await this.route(req);
     } catch (error) {
       if (error instanceof LedgerConflictError) throw new RequestError(409, error.message);
+      if (error instanceof LedgerLimitError) {
+        throw new RequestError(413, error.message, { field: error.field, limit: error.limit });
+      }
       throw error;
     }
   }
@@ -88,15 +116,15 @@ export class LedgerApi {
       .filter((x) => x !== "")
       .join("/")}`;
     if (route === "GET health") {
-      return ok({ ok: true, ...this.info, namespaces: this.ledger.namespaces().length });
+      return ok({ ok: true, ...this.info, namespaces: this.ledger.namespaces().length, limits: this.limits });
     }
-    if (route === "GET openapi.json") return ok(openApi(this.secured));
+    if (route === "GET openapi.json") return ok(openApi(this.secured, this.limits));
     if (route === "GET namespaces") return ok({ namespaces: this.ledger.namespaces() });
     if (head !== "namespaces" || ns === undefined) throw notFound(method, url);
     const id = rest[1];
     switch (route) {
       case "POST namespaces/:ns/sessions": {
-        const session = parse(SessionSchema, body);
+        const session = parse(this.sessionSchema, body);
         const added = await this.writes.run(ns, () => this.ledger.add(ns, session));
         return ok(added);
       }

@@ -19,10 +19,11 @@ import {
 import { log } from "../../util/log.ts";
 import type { Ledger } from "../ledger.ts";
 import { LedgerApi, type ServiceInfo } from "./api.ts";
+import { DEFAULT_MAX_BODY } from "./limits.ts";
+
+export { DEFAULT_MAX_BODY, DEFAULT_SERVICE_LIMITS } from "./limits.ts";
 
 export const DEFAULT_SERVICE_PORT = 4180;
-/** Default cap on a request body: imports carry whole namespaces. */
-export const DEFAULT_MAX_BODY = 32 * 1024 * 1024;
 
 export interface LedgerServiceOptions {
   ledger: Ledger;
@@ -86,6 +87,6 @@ async function handle(
 export function startLedgerService(options: LedgerServiceOptions): Promise<Listening> {
   const host = options.host ?? DEFAULT_HOST;
   const hosts = allowedHosts(host);
-  const api = new LedgerApi(options.ledger, options.info, Boolean(options.token));
+  const api = new LedgerApi(options.ledger, options.info, Boolean(options.token), options.maxBody ?? DEFAULT_MAX_BODY);
   return listen((req, res) => void handle(req, res, api, hosts, options), host, options.port ?? DEFAULT_SERVICE_PORT);
 }
