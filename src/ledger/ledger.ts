@@ -17,7 +17,7 @@ import type { QueryRewriter } from "./query-rewrite.ts";
 import { type RelationProposer, resolve, ruleProposer } from "./resolve.ts";
 import { DEFAULT_RETRIEVAL, type RetrievalParams, type RetrievalWeights, searchLedger } from "./search.ts";
 import { Slices } from "./slices.ts";
-import { LedgerStore, memoryHead } from "./store.ts";
+import { LedgerStore, memoryHead, type SessionRow } from "./store.ts";
 import type {
   Hit,
   LedgerExport,
@@ -97,6 +97,65 @@ function inOrder<T extends { rowid: number }>(
   });
 }
 
+/** A part of an export, as `importParts` takes it: some of one of its lists. */
+export type ExportPart =
+  | { sessions: LedgerExport["sessions"] }
+  | { turns: StoredTurn[] }
+  | { memories: Memory[] }
+  | { links: Link[] };
+
+export interface ImportCounts {
+  sessions: number;
+  turns: number;
+  memories: number;
+  links: number;
+}
+
+/** Rows per page when a namespace is exported, and items per part when an export object is imported. */
+const EXPORT_PAGE = 500;
+
+function exportedSession(s: SessionRow): LedgerExport["sessions"][number] {
+  return { id: s.id, index: s.index, ...(s.time ? { time: s.time } : {}) };
+}
+
+/** An export object as parts, its lists in pages. */
+async function* exportParts(data: LedgerExport): AsyncGenerator<ExportPart> {
+  for (let i = 0; i < data.sessions.length; i += EXPORT_PAGE)
+    yield { sessions: data.sessions.slice(i, i + EXPORT_PAGE) };
+  for (let i = 0; i < data.turns.length; i += EXPORT_PAGE) yield { turns: data.turns.slice(i, i + EXPORT_PAGE) };
+  for (let i = 0; i < data.memories.length; i += EXPORT_PAGE)
+    yield { memories: data.memories.slice(i, i + EXPORT_PAGE) };
+  for (let i = 0; i < data.links.length; i += EXPORT_PAGE) yield { links: data.links.slice(i, i + EXPORT_PAGE) };
+}
+
+/** JSON list items and text, handed on in pieces of about 64 KiB. */
+class JsonWriter {
+  private buffer = "";
+  private first = true;
+
+  constructor(private readonly write: (chunk: string) => void | Promise<void>) {}
+
+  /** Text between lists; the next item is a list's first. */
+  async text(text: string): Promise<void> {
+    this.buffer += text;
+    this.first = true;
+    if (this.buffer.length >= 65_536) await this.flush();
+  }
+
+  async item(value: unknown): Promise<void> {
+    this.buffer += `${this.first ? "" : ","}${JSON.stringify(value)}`;
+    this.first = false;
+    if (this.buffer.length >= 65_536) await this.flush();
+  }
+
+  async flush(): Promise<void> {
+    if (!this.buffer) return;
+    const chunk = this.buffer;
+    this.buffer = "";
+    await this.write(chunk);
+  }
+}
+
 /** Longest text sent to the embedder; long turns are embedded by their opening. */
 const EMBED_CHARS = 2000;
 
@@ -111,6 +170,8 @@ export class Ledger {
   private readonly batch: number;
   private readonly indexes = new Map<string, NamespaceIndex>();
   private readonly writes = new KeyedQueue();
+  /** Namespaces being imported: hidden until the last part is in. */
+  private readonly importing = new Set<string>();
   /** Bounds on one write's work (none by default). */
   readonly limits: Readonly<LedgerLimits>;
 
@@ -128,6 +189,12 @@ export class Ledger {
     };
     this.batch = options.embedBatch ?? 64;
     this.limits = options.limits ?? {};
+    // An import cut short by the process stopping left part of a namespace that was empty before it.
+    for (const ns of this.store.unfinishedImports()) {
+      log.warn(`ledger: namespace "${ns}" was being imported when the process stopped; its partial import is dropped`);
+      this.store.dropNamespace(ns);
+      this.store.markImport(ns, false);
+    }
   }
 
   close(): void {
@@ -136,11 +203,12 @@ export class Ledger {
 
   /** Names of the store's namespaces, sorted. */
   namespaces(): string[] {
-    return this.store.namespaceNames();
+    return this.store.namespaceNames().filter((ns) => !this.importing.has(ns));
   }
 
+  /** Whether the namespace exists (one being imported does not, until its last part is in). */
   has(ns: string): boolean {
-    return this.store.namespaceId(ns, false) !== undefined;
+    return this.store.namespaceId(ns, false) !== undefined && !this.importing.has(ns);
   }
 
   /** Creates the namespace if needed. */
@@ -600,61 +668,172 @@ export class Ledger {
       format: "membench-ledger",
       version: 1,
       ns,
-      sessions: this.store.sessions(ns).map((s) => ({ id: s.id, index: s.index, ...(s.time ? { time: s.time } : {}) })),
+      sessions: this.store.sessions(ns).map(exportedSession),
       turns: this.store.allTurns(ns).map(({ rowid: _r, ...t }) => t),
       memories: this.store.allMemories(ns).map(({ rowid: _r, ...m }) => m),
       links: this.store.allLinks(ns),
     };
   }
 
+  /**
+   * The namespace's export as JSON text, the same as `JSON.stringify(export(ns))`,
+   * read and handed to `write` a page at a time (the service streams it: a
+   * namespace has no size limit, so neither has its export). Writes to the
+   * namespace wait until it is done, so the export is one state of it.
+   */
+  exportTo(ns: string, write: (chunk: string) => void | Promise<void>): Promise<void> {
+    return this.writes.run(ns, async () => {
+      const out = new JsonWriter(write);
+      const slices = new Slices();
+      const head = JSON.stringify({ format: "membench-ledger", version: 1, ns });
+      await out.text(`${head.slice(0, -1)},"sessions":[`);
+      const sessions = this.store.sessions(ns);
+      for (const s of sessions) await out.item(exportedSession(s));
+      await out.text('],"turns":[');
+      for (const s of sessions) {
+        for (const { rowid: _r, ...t } of this.store.turnsOfSession(ns, s.id)) await out.item(t);
+        await slices.tick();
+      }
+      await out.text('],"memories":[');
+      for (let page = this.store.memoriesPage(ns, undefined, EXPORT_PAGE); page.length; ) {
+        for (const { rowid: _r, ...m } of page) await out.item(m);
+        const last = page.at(-1)!;
+        page = this.store.memoriesPage(ns, last, EXPORT_PAGE);
+        await slices.tick();
+      }
+      await out.text('],"links":[');
+      for (let page = this.store.linksPage(ns, undefined, EXPORT_PAGE); page.length; ) {
+        for (const l of page) await out.item(l);
+        page = this.store.linksPage(ns, page.at(-1), EXPORT_PAGE);
+        await slices.tick();
+      }
+      await out.text("]}");
+      await out.flush();
+    });
+  }
+
   /** Loads an export into `ns` (which must be empty) exactly as it was: no re-extraction, vectors recomputed. */
   async import(ns: string, data: LedgerExport): Promise<void> {
     if (data?.format !== "membench-ledger" || data.version !== 1)
       throw new Error("not a membench-ledger export (version 1)");
-    if (this.store.sessions(ns).length)
-      throw new LedgerConflictError(`namespace "${ns}" is not empty; import into an empty one`);
-    this.open(ns);
-    const turnVectors = await this.embed(data.turns.map((t) => t.content));
-    const memoryVectors = await this.embed(data.memories.map((m) => m.text));
-    const idx = this.index(ns);
-    const turnRows: Array<[number, StoredTurn]> = [];
-    const memoryRows: Array<[number, Memory]> = [];
-    this.store.transaction(() => {
-      for (const s of data.sessions) this.store.upsertSession(ns, s.id, s.index, s.time);
-      if (this.embedder && (turnVectors.length || memoryVectors.length)) {
-        this.store.vectorSpace(ns, this.embedder.id, (turnVectors[0] ?? memoryVectors[0])!.length);
+    await this.importParts(ns, exportParts(data));
+  }
+
+  /**
+   * Loads an export given in parts into `ns` (which must be empty), exactly as
+   * it was: no re-extraction, vectors recomputed. Each part is written in a
+   * transaction of its own, yielding between them, so an import of any size
+   * holds nothing else up; the namespace is hidden until the last part is in,
+   * and dropped if a part fails (or the process stops: the next open drops it).
+   */
+  importParts(ns: string, parts: AsyncIterable<ExportPart>): Promise<ImportCounts> {
+    return this.writes.run(ns, async () => {
+      if (this.has(ns) && this.store.sessions(ns).length)
+        throw new LedgerConflictError(`namespace "${ns}" is not empty; import into an empty one`);
+      this.importing.add(ns);
+      this.store.markImport(ns, true);
+      try {
+        const counts = await this.loadParts(ns, parts);
+        this.store.markImport(ns, false);
+        return counts;
+      } catch (error) {
+        this.drop(ns);
+        this.store.markImport(ns, false);
+        throw error;
+      } finally {
+        this.importing.delete(ns);
       }
-      data.turns.forEach((t, i) => {
-        const rowid = this.store.putTurn(ns, t);
-        turnRows.push([rowid, t]);
-        const v = turnVectors[i];
-        if (v) {
-          this.store.putVector(ns, "turns", rowid, v);
-          idx.turns ??= new VectorIndex(v.length);
-          idx.turns.add(rowid, v);
-        }
-      });
-      data.memories.forEach((m, i) => {
-        const rowid = this.store.insertMemory({ ...m, ns });
-        memoryRows.push([rowid, m]);
-        const v = memoryVectors[i];
-        if (v) {
-          this.store.putVector(ns, "memories", rowid, v);
-          idx.memories ??= new VectorIndex(v.length);
-          idx.memories.add(rowid, v);
-        }
-      });
-      for (const l of data.links) this.store.addLink(ns, l);
     });
-    for (const [rowid, t] of turnRows) {
-      idx.turnTerms.add(rowid, t.content);
-      indexTurnPlace(idx, rowid, t);
+  }
+
+  private async loadParts(ns: string, parts: AsyncIterable<ExportPart>): Promise<ImportCounts> {
+    this.open(ns);
+    const idx = this.index(ns);
+    const slices = new Slices();
+    const counts: ImportCounts = { sessions: 0, turns: 0, memories: 0, links: 0 };
+    // A link is indexed once both its memories are (a chain is joined by their groups).
+    const pending: Link[] = [];
+    for await (const part of parts) {
+      if ("sessions" in part) {
+        this.store.transaction(() => {
+          for (const x of part.sessions) this.store.upsertSession(ns, x.id, x.index, x.time);
+        });
+        counts.sessions += part.sessions.length;
+      } else if ("turns" in part) {
+        const vectors = await this.embed(
+          part.turns.map((t) => t.content),
+          slices,
+        );
+        const tokens: string[][] = [];
+        for (const t of part.turns) {
+          tokens.push(lexicalTokens(t.content));
+          await slices.tick();
+        }
+        const rows = this.store.transaction(() => {
+          this.importVectorSpace(ns, vectors);
+          return part.turns.map((t, i) => {
+            const rowid = this.store.putTurn(ns, t);
+            const v = vectors[i];
+            if (v) {
+              this.store.putVector(ns, "turns", rowid, v);
+              idx.turns ??= new VectorIndex(v.length);
+              idx.turns.add(rowid, v);
+            }
+            return rowid;
+          });
+        });
+        rows.forEach((rowid, i) => {
+          idx.turnTerms.addTokens(rowid, tokens[i]!);
+          indexTurnPlace(idx, rowid, part.turns[i]!);
+        });
+        counts.turns += part.turns.length;
+      } else if ("memories" in part) {
+        const vectors = await this.embed(
+          part.memories.map((m) => m.text),
+          slices,
+        );
+        const rows = this.store.transaction(() => {
+          this.importVectorSpace(ns, vectors);
+          return part.memories.map((m, i) => {
+            const rowid = this.store.insertMemory({ ...m, ns });
+            const v = vectors[i];
+            if (v) {
+              this.store.putVector(ns, "memories", rowid, v);
+              idx.memories ??= new VectorIndex(v.length);
+              idx.memories.add(rowid, v);
+            }
+            return rowid;
+          });
+        });
+        rows.forEach((rowid, i) => {
+          indexMemory(idx, rowid, { ...part.memories[i]!, ns });
+        });
+        counts.memories += part.memories.length;
+      } else {
+        this.store.transaction(() => {
+          for (const l of part.links) this.store.addLink(ns, l);
+        });
+        for (const l of part.links) {
+          if (idx.memoryRowid.has(l.from) && idx.memoryRowid.has(l.to)) indexLink(idx, l);
+          else pending.push(l);
+        }
+        counts.links += part.links.length;
+      }
+      await slices.tick();
     }
-    for (const [rowid, m] of memoryRows) indexMemory(idx, rowid, m);
-    for (const l of data.links) indexLink(idx, l);
-    for (const s of data.sessions) this.reindexSession(ns, idx, s.id);
+    for (const l of pending) indexLink(idx, l);
+    for (const s of this.store.sessions(ns)) {
+      this.reindexSession(ns, idx, s.id);
+      await slices.tick();
+    }
     idx.sessionRows = undefined;
     idx.sessionById = undefined;
+    return counts;
+  }
+
+  /** Records the embedder of an imported namespace's vectors, once there are some. */
+  private importVectorSpace(ns: string, vectors: readonly Float32Array[]): void {
+    if (this.embedder && vectors.length) this.store.vectorSpace(ns, this.embedder.id, vectors[0]!.length);
   }
 
   /** Sessions' turns and memories, for readback. */

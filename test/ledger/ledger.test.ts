@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -384,6 +385,64 @@ describe("ledger store", () => {
     const hits = await l.search("b", "Denver", { k: 3 });
     assert.deepEqual(hits[0]?.sessionIds, ["s2"]);
     await assert.rejects(l.import("b", out), /not empty/);
+  });
+
+  it("hides a namespace while it is imported, and drops an import cut short when the store is next opened", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "ledger-import-"));
+    try {
+      const path = join(dir, "store.sqlite");
+      const source = new Ledger();
+      await source.add("a", session("s1", "2024-01-10", "I live in Boston."));
+      await source.add("a", session("s2", "2024-02-10", "I love sushi."));
+      const data = source.export("a");
+      const l = new Ledger({ path });
+      let release: (error: Error) => void = () => undefined;
+      const stopped = new Promise<never>((_, reject) => {
+        release = reject;
+      });
+      let halfway: () => void = () => undefined;
+      const reached = new Promise<void>((resolve) => {
+        halfway = resolve;
+      });
+      async function* parts() {
+        yield { sessions: data.sessions };
+        yield { turns: data.turns };
+        halfway();
+        await stopped;
+      }
+      const importing = l.importParts("b", parts());
+      await reached;
+      assert.equal(l.store.sessions("b").length, 2, "the first parts are written");
+      assert.equal(l.has("b"), false);
+      assert.deepEqual(l.namespaces(), []);
+      assert.deepEqual(await l.search("b", "Boston"), []);
+      // Opened again while this process imports: the import is left alone.
+      const meanwhile = new Ledger({ path });
+      assert.equal(meanwhile.store.sessions("b").length, 2);
+      // The process stops here: the next opening finds its import unfinished and drops it.
+      const gone = spawnSync(process.execPath, ["-e", ""]).pid!;
+      meanwhile.store.db
+        .prepare("UPDATE meta SET value = ? WHERE key = 'importing:b'")
+        .run(JSON.stringify({ pid: gone, process: "an earlier one" }));
+      meanwhile.close();
+      const reopened = new Ledger({ path });
+      assert.equal(reopened.has("b"), false);
+      assert.deepEqual(reopened.store.sessions("b"), []);
+      assert.deepEqual(reopened.store.unfinishedImports(), []);
+      reopened.close();
+      release(new Error("stopped"));
+      await assert.rejects(importing, /stopped/);
+      assert.deepEqual(l.store.sessions("b"), [], "a failed import leaves nothing");
+      await l.import("b", data);
+      assert.equal(l.has("b"), true);
+      assert.deepEqual(
+        (await l.search("b", "Boston", { k: 1 })).map((h) => h.sessionIds),
+        [["s1"]],
+      );
+      l.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("namespaces are isolated and a dropped namespace is empty", async () => {

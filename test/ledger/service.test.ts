@@ -308,6 +308,90 @@ describe("ledger service writes", () => {
   });
 });
 
+describe("ledger service export and import", () => {
+  it("imports any export it wrote, however much larger than the body limit", async () => {
+    const ledger = new Ledger({ embedder: await createEmbedder("hashing:64") });
+    const service = await startLedgerService({
+      ledger,
+      info: { store: ":memory:", extractor: "offline rules" },
+      port: 0,
+      maxBody: 64 * 1024,
+    });
+    const call = client(service.url);
+    try {
+      for (let i = 0; i < 120; i++) {
+        const added = await call("POST", "/v1/namespaces/frank/sessions", {
+          sessionId: `d${i}`,
+          time: new Date(Date.UTC(2024, 0, 1 + i)).toISOString(),
+          turns: [
+            { id: `d${i}a`, role: "user", content: `I spent $${(i % 9) + 2}.50 on coffee at the harbor cafe today.` },
+            { id: `d${i}b`, role: "assistant", content: `Noted: coffee number ${i + 1} of the year, at the harbor.` },
+          ],
+        });
+        assert.equal(added.status, 200, added.body.error);
+      }
+      const res = await fetch(new URL("/v1/namespaces/frank/export", service.url));
+      assert.equal(res.status, 200);
+      const text = await res.text();
+      assert.ok(text.length > 64 * 1024, `an export of ${text.length} bytes, past the 64 KiB body limit`);
+      assert.equal(text, JSON.stringify(ledger.export("frank")), "streamed, it is the export object's JSON");
+      const imported = await call("POST", "/v1/namespaces/frank-copy/import", text);
+      assert.equal(imported.status, 200, imported.body.error);
+      assert.deepEqual(imported.body, { imported: "frank-copy", sessions: 120, turns: 240, memories: 120 });
+      const copy = ledger.export("frank-copy");
+      const original = ledger.export("frank");
+      assert.deepEqual({ ...copy, ns: "frank", memories: copy.memories.map((m) => ({ ...m, ns: "frank" })) }, original);
+      assert.equal(original.links.length, 119, "the purchases are one chain");
+      const hits = (await call("POST", "/v1/namespaces/frank-copy/search", { query: "coffee number 57", k: 1 })).body
+        .hits as Hit[];
+      assert.deepEqual(hits[0]?.sessionIds, ["d56"]);
+    } finally {
+      await service.close();
+      ledger.close();
+    }
+  });
+
+  it("refuses an import with a bad or oversized record by name, leaving no namespace behind", async () => {
+    const ledger = new Ledger();
+    const service = await startLedgerService({
+      ledger,
+      info: { store: ":memory:", extractor: "offline rules" },
+      port: 0,
+      maxBody: 4 * 1024,
+    });
+    const call = client(service.url);
+    try {
+      await call("POST", "/v1/namespaces/gina/sessions", s1);
+      const good = JSON.stringify(ledger.export("gina"));
+      const data = JSON.parse(good);
+      const badTurn = { ...data, turns: [...data.turns, { ...data.turns[0], id: "x", role: "robot" }] };
+      const bad = await call("POST", "/v1/namespaces/gina-copy/import", badTurn);
+      assert.equal(bad.status, 400);
+      assert.equal(bad.body.field, "turns[2].role");
+      assert.match(String(bad.body.error), /^turns\[2\]\.role: /);
+      const names = () => call("GET", "/v1/namespaces").then((r) => r.body.namespaces as string[]);
+      assert.deepEqual(await names(), ["gina"], "what came before the bad record is dropped");
+      const huge = { ...data, turns: [{ ...data.turns[0], content: "x".repeat(5000) }] };
+      const big = await call("POST", "/v1/namespaces/gina-copy/import", huge);
+      assert.equal(big.status, 413);
+      assert.deepEqual([big.body.field, big.body.limit], ["turns[0]", 4 * 1024]);
+      const other = await call("POST", "/v1/namespaces/gina-copy/import", { ...data, format: "other" });
+      assert.equal(other.status, 400);
+      assert.equal(other.body.field, "format");
+      const headless = await call("POST", "/v1/namespaces/gina-copy/import", { ...data, version: undefined });
+      assert.equal(headless.status, 400);
+      assert.match(String(headless.body.error), /^version: missing/);
+      assert.deepEqual(await names(), ["gina"]);
+      const ok = await call("POST", "/v1/namespaces/gina-copy/import", good);
+      assert.equal(ok.status, 200, ok.body.error);
+      assert.deepEqual(await names(), ["gina", "gina-copy"]);
+    } finally {
+      await service.close();
+      ledger.close();
+    }
+  });
+});
+
 describe("ledger service limits", () => {
   it("refuses a turn, a session or a write past its limit with a 413 naming the field and the limit, writing nothing", async () => {
     const ledger = new Ledger({ limits: { turnChars: 100, sessionChars: 250, memoriesPerWrite: 3 } });

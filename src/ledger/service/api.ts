@@ -12,18 +12,10 @@ import { buildContext } from "../context.ts";
 import { LedgerConflictError, LedgerLimitError } from "../errors.ts";
 import { normaliseTime } from "../ids.ts";
 import type { Ledger, LedgerLimits } from "../ledger.ts";
-import type { LedgerExport } from "../types.ts";
+import { importBodyParts } from "./import-body.ts";
 import { DEFAULT_MAX_BODY } from "./limits.ts";
 import { openApi } from "./openapi.ts";
-import {
-  ContextSchema,
-  ExportSchema,
-  ForgetSchema,
-  firstIssue,
-  MAX_TURNS,
-  SearchSchema,
-  sessionSchema,
-} from "./schemas.ts";
+import { ContextSchema, ForgetSchema, firstIssue, MAX_TURNS, SearchSchema, sessionSchema } from "./schemas.ts";
 
 export interface ServiceInfo {
   /** The SQLite file, or ":memory:". */
@@ -38,12 +30,17 @@ export interface ServiceInfo {
 export interface ApiRequest {
   method: string;
   url: URL;
-  body?: unknown;
+  /** The JSON body, read whole within the body limit (undefined when empty). */
+  body(): Promise<unknown>;
+  /** The body as it arrives, for an import (a whole namespace: no total limit). */
+  chunks: AsyncIterable<Buffer>;
 }
 
 export interface ApiResponse {
   status: number;
-  body: unknown;
+  body?: unknown;
+  /** A JSON body written a piece at a time instead (an export: a whole namespace). */
+  stream?: (write: (chunk: string) => Promise<void>) => Promise<void>;
 }
 
 const DEFAULT_K = 10;
@@ -108,7 +105,7 @@ export class LedgerApi {
     }
   }
 
-  private async route({ method, url, body }: ApiRequest): Promise<ApiResponse> {
+  private async route({ method, url, body: read, chunks }: ApiRequest): Promise<ApiResponse> {
     const path = segments(url);
     if (path[0] !== "v1") throw new RequestError(404, `no route ${method} ${url.pathname}; the API is under /v1`);
     const [, head, ns, ...rest] = path;
@@ -124,7 +121,7 @@ export class LedgerApi {
     const id = rest[1];
     switch (route) {
       case "POST namespaces/:ns/sessions": {
-        const session = parse(this.sessionSchema, body);
+        const session = parse(this.sessionSchema, await read());
         const added = await this.writes.run(ns, () => this.ledger.add(ns, session));
         return ok(added);
       }
@@ -133,13 +130,13 @@ export class LedgerApi {
         await this.writes.run(ns, () => this.ledger.drop(ns));
         return ok({ dropped: ns });
       case "POST namespaces/:ns/search": {
-        const q = parse(SearchSchema, body);
+        const q = parse(SearchSchema, await read());
         this.need(ns);
         const hits = await this.ledger.search(ns, q.query, { k: q.k ?? DEFAULT_K, ...(q.at ? { at: q.at } : {}) });
         return ok({ hits });
       }
       case "POST namespaces/:ns/context": {
-        const q = parse(ContextSchema, body);
+        const q = parse(ContextSchema, await read());
         this.need(ns);
         const at = normaliseTime(q.at);
         const hits = await this.ledger.search(ns, q.query, { k: q.k ?? DEFAULT_K, ...(at ? { at } : {}) });
@@ -164,23 +161,21 @@ export class LedgerApi {
         this.memory(ns, id!);
         return ok({ versions: this.ledger.history(ns, id!) });
       case "POST namespaces/:ns/memories/:id/forget": {
-        const options = parse(ForgetSchema, body);
+        const options = parse(ForgetSchema, await read());
         this.memory(ns, id!);
         const retired = await this.writes.run(ns, () => this.ledger.forget(ns, id!, options?.at));
         return ok(retired);
       }
       case "GET namespaces/:ns/export":
         this.need(ns);
-        return ok(this.ledger.export(ns));
+        // Streamed: a namespace has no size limit. Its writes wait until the export is sent.
+        return { status: 200, stream: (write) => this.writes.run(ns, () => this.ledger.exportTo(ns, write)) };
       case "POST namespaces/:ns/import": {
-        const data = parse(ExportSchema, body) as LedgerExport;
-        await this.writes.run(ns, () => this.ledger.import(ns, data));
-        return ok({
-          imported: ns,
-          sessions: data.sessions.length,
-          turns: data.turns.length,
-          memories: data.memories.length,
-        });
+        // Read a record at a time: whatever export wrote imports, whatever its size.
+        const counts = await this.writes.run(ns, () =>
+          this.ledger.importParts(ns, importBodyParts(chunks, this.limits.bodyBytes)),
+        );
+        return ok({ imported: ns, sessions: counts.sessions, turns: counts.turns, memories: counts.memories });
       }
       default:
         throw notFound(method, url);

@@ -101,30 +101,40 @@ const MemorySchema = z.object({
   seq: z.number().int(),
 });
 
+/** The items of an export's lists, each checked on its own when an import is read a record at a time. */
+export const EXPORT_ITEMS = {
+  sessions: z.object({ id: text, index: z.number().int(), time: z.string().optional() }),
+  turns: TurnSchema.extend({ sessionId: text, position: z.number().int(), sessionIndex: z.number().int() }),
+  memories: MemorySchema,
+  links: z.object({
+    from: text,
+    to: text,
+    relation: z.enum(["supersedes", "contradicts", "conditional", "complements"]),
+  }),
+};
+
 export const ExportSchema = z.object({
   format: z.literal("membench-ledger"),
   version: z.literal(1),
   ns: z.string(),
-  sessions: z.array(z.object({ id: text, index: z.number().int(), time: z.string().optional() })),
-  turns: z.array(TurnSchema.extend({ sessionId: text, position: z.number().int(), sessionIndex: z.number().int() })),
-  memories: z.array(MemorySchema),
-  links: z.array(
-    z.object({
-      from: text,
-      to: text,
-      relation: z.enum(["supersedes", "contradicts", "conditional", "complements"]),
-    }),
-  ),
+  sessions: z.array(EXPORT_ITEMS.sessions),
+  turns: z.array(EXPORT_ITEMS.turns),
+  memories: z.array(EXPORT_ITEMS.memories),
+  links: z.array(EXPORT_ITEMS.links),
 });
 
 /**
  * The first problem of a failed parse: the field's path ("turns[2].role") and a
  * message naming it; `limit` when a string or list is longer than allowed.
  */
-export function firstIssue(error: z.ZodError): { field: string; message: string; limit?: number } {
+export function firstIssue(
+  error: z.ZodError,
+  /** Where the parsed value sits in the body (an import's `turns[12]`). */
+  at: readonly PropertyKey[] = [],
+): { field: string; message: string; limit?: number } {
   const issue = error.issues[0];
-  if (!issue) return { field: "", message: "invalid body" };
-  const field = formatPath(issue.path);
+  if (!issue) return { field: formatPath(at), message: "invalid body" };
+  const field = formatPath([...at, ...issue.path]);
   const what = issue.code === "unrecognized_keys" ? `unknown field(s) ${issue.keys.join(", ")}` : issue.message;
   const limit =
     issue.code === "too_big" && (issue.origin === "string" || issue.origin === "array")

@@ -15,6 +15,7 @@ import {
   readJsonBody,
   requireJson,
   sendJson,
+  sendStream,
 } from "../../util/http-server.ts";
 import { log } from "../../util/log.ts";
 import type { Ledger } from "../ledger.ts";
@@ -62,16 +63,22 @@ async function handle(
     }
     const url = new URL(req.url ?? "/", "http://ledger.invalid");
     const method = req.method ?? "GET";
-    let body: unknown;
-    if (method === "POST") {
-      requireJson(req);
-      body = await readJsonBody(req, options.maxBody ?? DEFAULT_MAX_BODY);
-    }
-    const out = await api.handle({ method, url, body });
+    if (method === "POST") requireJson(req);
+    const out = await api.handle({
+      method,
+      url,
+      body: () => readJsonBody(req, options.maxBody ?? DEFAULT_MAX_BODY),
+      chunks: req,
+    });
     status = out.status;
-    sendJson(res, out.status, out.body, HEADERS);
+    if (out.stream) await sendStream(res, out.status, "application/json; charset=utf-8", out.stream, HEADERS);
+    else sendJson(res, out.status, out.body, HEADERS);
   } catch (error) {
-    if (error instanceof RequestError) {
+    if (res.headersSent) {
+      // Part of a streamed answer is out: the connection is cut, so the client sees it unfinished.
+      log.error(`serve: ${req.method} ${req.url}: cut short: ${(error as Error).message}`);
+      res.destroy();
+    } else if (error instanceof RequestError) {
       status = error.status;
       sendJson(res, error.status, { error: error.message, ...error.detail }, HEADERS);
     } else {
