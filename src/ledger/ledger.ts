@@ -9,6 +9,14 @@ import { lexicalTokens } from "../systems/tokenize.ts";
 import { KeyedQueue } from "../util/keyed-queue.ts";
 import { log } from "../util/log.ts";
 import { LedgerConflictError, LedgerLimitError } from "./errors.ts";
+import {
+  EXPORT_PAGE,
+  type ExportPart,
+  exportedSession,
+  exportParts,
+  type ImportCounts,
+  JsonWriter,
+} from "./export-format.ts";
 import { OfflineExtractor } from "./extract/offline.ts";
 import type { Extractor } from "./extract/types.ts";
 import { normaliseTime, stableId } from "./ids.ts";
@@ -17,7 +25,7 @@ import type { QueryRewriter } from "./query-rewrite.ts";
 import { type RelationProposer, resolve, ruleProposer } from "./resolve.ts";
 import { DEFAULT_RETRIEVAL, type RetrievalParams, type RetrievalWeights, searchLedger } from "./search.ts";
 import { Slices } from "./slices.ts";
-import { LedgerStore, memoryHead, type SessionRow } from "./store.ts";
+import { LedgerStore, memoryHead } from "./store.ts";
 import type {
   Hit,
   LedgerExport,
@@ -95,65 +103,6 @@ function inOrder<T extends { rowid: number }>(
     const { rowid: _r, ...rest } = row;
     return [rest];
   });
-}
-
-/** A part of an export, as `importParts` takes it: some of one of its lists. */
-export type ExportPart =
-  | { sessions: LedgerExport["sessions"] }
-  | { turns: StoredTurn[] }
-  | { memories: Memory[] }
-  | { links: Link[] };
-
-export interface ImportCounts {
-  sessions: number;
-  turns: number;
-  memories: number;
-  links: number;
-}
-
-/** Rows per page when a namespace is exported, and items per part when an export object is imported. */
-const EXPORT_PAGE = 500;
-
-function exportedSession(s: SessionRow): LedgerExport["sessions"][number] {
-  return { id: s.id, index: s.index, ...(s.time ? { time: s.time } : {}) };
-}
-
-/** An export object as parts, its lists in pages. */
-async function* exportParts(data: LedgerExport): AsyncGenerator<ExportPart> {
-  for (let i = 0; i < data.sessions.length; i += EXPORT_PAGE)
-    yield { sessions: data.sessions.slice(i, i + EXPORT_PAGE) };
-  for (let i = 0; i < data.turns.length; i += EXPORT_PAGE) yield { turns: data.turns.slice(i, i + EXPORT_PAGE) };
-  for (let i = 0; i < data.memories.length; i += EXPORT_PAGE)
-    yield { memories: data.memories.slice(i, i + EXPORT_PAGE) };
-  for (let i = 0; i < data.links.length; i += EXPORT_PAGE) yield { links: data.links.slice(i, i + EXPORT_PAGE) };
-}
-
-/** JSON list items and text, handed on in pieces of about 64 KiB. */
-class JsonWriter {
-  private buffer = "";
-  private first = true;
-
-  constructor(private readonly write: (chunk: string) => void | Promise<void>) {}
-
-  /** Text between lists; the next item is a list's first. */
-  async text(text: string): Promise<void> {
-    this.buffer += text;
-    this.first = true;
-    if (this.buffer.length >= 65_536) await this.flush();
-  }
-
-  async item(value: unknown): Promise<void> {
-    this.buffer += `${this.first ? "" : ","}${JSON.stringify(value)}`;
-    this.first = false;
-    if (this.buffer.length >= 65_536) await this.flush();
-  }
-
-  async flush(): Promise<void> {
-    if (!this.buffer) return;
-    const chunk = this.buffer;
-    this.buffer = "";
-    await this.write(chunk);
-  }
 }
 
 /** Longest text sent to the embedder; long turns are embedded by their opening. */

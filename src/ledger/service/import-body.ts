@@ -6,7 +6,7 @@
  * what was imported before it.
  */
 import { RequestError } from "../../util/http-server.ts";
-import type { ExportPart } from "../ledger.ts";
+import type { ExportPart } from "../export-format.ts";
 import type { LedgerExport } from "../types.ts";
 import { type JsonRecord, jsonRecords } from "./json-records.ts";
 import { EXPORT_ITEMS, ExportSchema, firstIssue } from "./schemas.ts";

@@ -69,11 +69,16 @@ export function routes(turnChars?: number): readonly RouteDoc[] {
       summary: "Retire a memory: search no longer shows it, history does",
       body: ForgetSchema,
     },
-    { method: "GET", path: "/v1/namespaces/{ns}/export", summary: "The namespace as a membench-ledger export" },
+    {
+      method: "GET",
+      path: "/v1/namespaces/{ns}/export",
+      summary: "The namespace as a membench-ledger export, streamed (any size)",
+    },
     {
       method: "POST",
       path: "/v1/namespaces/{ns}/import",
-      summary: "Load an export into an empty namespace",
+      summary:
+        "Load an export into an empty namespace; read a record at a time, so any size, each record within the body limit",
       body: ExportSchema,
     },
   ];
