@@ -6,8 +6,17 @@
  */
 import type { Embedder } from "../embed/types.ts";
 import { lexicalTokens } from "../systems/tokenize.ts";
+import { KeyedQueue } from "../util/keyed-queue.ts";
 import { log } from "../util/log.ts";
-import { LedgerConflictError } from "./errors.ts";
+import { LedgerConflictError, LedgerLimitError } from "./errors.ts";
+import {
+  EXPORT_PAGE,
+  type ExportPart,
+  exportedSession,
+  exportParts,
+  type ImportCounts,
+  JsonWriter,
+} from "./export-format.ts";
 import { OfflineExtractor } from "./extract/offline.ts";
 import type { Extractor } from "./extract/types.ts";
 import { normaliseTime, stableId } from "./ids.ts";
@@ -15,6 +24,7 @@ import { emptyIndex, indexLink, indexMemory, indexTurnPlace, type NamespaceIndex
 import type { QueryRewriter } from "./query-rewrite.ts";
 import { type RelationProposer, resolve, ruleProposer } from "./resolve.ts";
 import { DEFAULT_RETRIEVAL, type RetrievalParams, type RetrievalWeights, searchLedger } from "./search.ts";
+import { Slices } from "./slices.ts";
 import { LedgerStore, memoryHead } from "./store.ts";
 import type {
   Hit,
@@ -51,6 +61,17 @@ export interface LedgerOptions {
    * memories and says why in `AddResult.extractionError`.
    */
   onExtractionError?: "throw" | "keep-turns";
+  /** Bounds on one write's work, each refused with a `LedgerLimitError`; none by default (`membench serve` sets them). */
+  limits?: LedgerLimits;
+}
+
+export interface LedgerLimits {
+  /** Characters of one turn's content (as JavaScript counts them); checked before any work. */
+  turnChars?: number;
+  /** Characters of turn content one session may hold (each write re-reads its session's transcript); checked before any work. */
+  sessionChars?: number;
+  /** New memories one write may give (resolving them grows with their square); checked as they are resolved, before anything is written. */
+  memoriesPerWrite?: number;
 }
 
 export interface AddResult {
@@ -97,6 +118,11 @@ export class Ledger {
   private readonly params: RetrievalParams;
   private readonly batch: number;
   private readonly indexes = new Map<string, NamespaceIndex>();
+  private readonly writes = new KeyedQueue();
+  /** Namespaces being imported: hidden until the last part is in. */
+  private readonly importing = new Set<string>();
+  /** Bounds on one write's work (none by default). */
+  readonly limits: Readonly<LedgerLimits>;
 
   constructor(options: LedgerOptions = {}) {
     this.store = new LedgerStore(options.path ?? ":memory:");
@@ -111,6 +137,13 @@ export class Ledger {
       weights: { ...DEFAULT_RETRIEVAL.weights, ...options.retrieval?.weights },
     };
     this.batch = options.embedBatch ?? 64;
+    this.limits = options.limits ?? {};
+    // An import cut short by the process stopping left part of a namespace that was empty before it.
+    for (const ns of this.store.unfinishedImports()) {
+      log.warn(`ledger: namespace "${ns}" was being imported when the process stopped; its partial import is dropped`);
+      this.store.dropNamespace(ns);
+      this.store.markImport(ns, false);
+    }
   }
 
   close(): void {
@@ -119,11 +152,12 @@ export class Ledger {
 
   /** Names of the store's namespaces, sorted. */
   namespaces(): string[] {
-    return this.store.namespaceNames();
+    return this.store.namespaceNames().filter((ns) => !this.importing.has(ns));
   }
 
+  /** Whether the namespace exists (one being imported does not, until its last part is in). */
   has(ns: string): boolean {
-    return this.store.namespaceId(ns, false) !== undefined;
+    return this.store.namespaceId(ns, false) !== undefined && !this.importing.has(ns);
   }
 
   /** Creates the namespace if needed. */
@@ -137,11 +171,12 @@ export class Ledger {
     this.indexes.delete(ns);
   }
 
-  private async embed(texts: string[]): Promise<Float32Array[]> {
+  private async embed(texts: string[], slices = new Slices()): Promise<Float32Array[]> {
     if (!this.embedder || !texts.length) return [];
     const out: Float32Array[] = [];
     for (let i = 0; i < texts.length; i += this.batch) {
       out.push(...(await this.embedder.embed(texts.slice(i, i + this.batch).map((t) => t.slice(0, EMBED_CHARS)))));
+      await slices.tick();
     }
     return out;
   }
@@ -207,19 +242,25 @@ export class Ledger {
   }
 
   /** Stores a session's turns (all of it, or the next part), extracts and resolves memories. */
-  async add(ns: string, input: LedgerSessionInput): Promise<AddResult> {
+  add(ns: string, input: LedgerSessionInput): Promise<AddResult> {
+    // One write per namespace at a time: a write yields while it works, and plans against what the last one wrote.
+    return this.writes.run(ns, () => this.write(ns, input));
+  }
+
+  private async write(ns: string, input: LedgerSessionInput): Promise<AddResult> {
     const ids = new Set<string>();
     for (const t of input.turns) {
       // A repeated id would overwrite its own turn and leave memories of the text it lost.
       if (ids.has(t.id)) throw new Error(`session "${input.sessionId}": duplicate turn id "${t.id}"`);
       ids.add(t.id);
     }
+    const known = this.has(ns) ? this.store.session(ns, input.sessionId) : undefined;
+    const existingTurns = known ? this.store.turnsOfSession(ns, input.sessionId) : [];
+    this.checkSize(input, existingTurns);
     this.open(ns);
     // Loaded first: a namespace of another embedder is refused before any model call or embedding.
     const idx = this.index(ns);
-    const known = this.store.session(ns, input.sessionId);
     const sessionTime = normaliseTime(input.time) ?? known?.time;
-    const existingTurns = known ? this.store.turnsOfSession(ns, input.sessionId) : [];
     const positions = new Map(existingTurns.map((t) => [t.id, t.position]));
     // A re-sent turn keeps its rowid: its stored vector is replaced and its old terms removed.
     const before = new Map(existingTurns.map((t) => [t.rowid, t.content]));
@@ -235,12 +276,13 @@ export class Ledger {
         ...(t.time !== undefined ? { time: normaliseTime(t.time) ?? t.time } : {}),
       };
     });
+    const slices = new Slices();
     let planned: Planned;
     let extractionError: string | undefined;
     try {
-      planned = await this.plan(ns, input, turns, sessionTime);
+      planned = await this.plan(ns, input, turns, sessionTime, slices);
     } catch (error) {
-      if (this.onExtractionError !== "keep-turns") throw error;
+      if (this.onExtractionError !== "keep-turns" || error instanceof LedgerLimitError) throw error;
       // The raw turns are kept whatever the model did; re-sending them later extracts again.
       extractionError = (error as Error).message;
       log.warn(`ledger: session "${input.sessionId}" stored without memories: ${extractionError}`);
@@ -248,8 +290,33 @@ export class Ledger {
     }
     const { created, changed, links } = planned;
 
-    const turnVectors = await this.embed(turns.map((t) => t.content));
-    const memoryVectors = await this.embed(created.map((m) => m.text));
+    const turnVectors = await this.embed(
+      turns.map((t) => t.content),
+      slices,
+    );
+    const memoryVectors = await this.embed(
+      created.map((m) => m.text),
+      slices,
+    );
+    // The text is tokenised before the transaction, a slice at a time, so indexing after it only files tokens.
+    const rowidOf = new Map(existingTurns.map((t) => [t.id, t.rowid]));
+    const turnTokens: string[][] = [];
+    const replacedTokens = new Map<number, string[]>();
+    for (const t of turns) {
+      turnTokens.push(lexicalTokens(t.content));
+      const rowid = rowidOf.get(t.id);
+      const old = rowid === undefined ? undefined : before.get(rowid);
+      if (rowid !== undefined && old !== undefined && old !== t.content) replacedTokens.set(rowid, lexicalTokens(old));
+      await slices.tick();
+    }
+    const lines = new Map<number, StoredTurn>(existingTurns.map((t) => [t.position, t]));
+    for (const t of turns) lines.set(t.position, t);
+    const transcriptTokens: string[] = [];
+    for (const position of [...lines.keys()].sort((a, b) => a - b)) {
+      const t = lines.get(position)!;
+      for (const token of lexicalTokens(transcript([t]))) transcriptTokens.push(token);
+      await slices.tick();
+    }
     // The in-process indexes change only once the transaction has committed.
     const turnRows: Array<[number, StoredTurn]> = [];
     const memoryRows: Array<[number, Memory]> = [];
@@ -285,18 +352,51 @@ export class Ledger {
       }
       for (const l of links) this.store.addLink(ns, l);
     });
-    for (const [rowid, t] of turnRows) {
-      const old = before.get(rowid);
-      if (old !== t.content) idx.turnTerms.add(rowid, t.content, old === undefined ? undefined : lexicalTokens(old));
+    const sessionRowids = new Map(existingTurns.map((t) => [t.position, t.rowid]));
+    turnRows.forEach(([rowid, t], i) => {
+      if (before.get(rowid) !== t.content) idx.turnTerms.addTokens(rowid, turnTokens[i]!, replacedTokens.get(rowid));
       indexTurnPlace(idx, rowid, t);
-    }
+      sessionRowids.set(t.position, rowid);
+    });
     for (const [rowid, m] of memoryRows) indexMemory(idx, rowid, m);
     for (const [rowid, m] of changedRows) idx.memoryHeads.set(rowid, memoryHead(m, rowid));
     for (const l of links) indexLink(idx, l);
-    this.reindexSession(ns, idx, input.sessionId);
+    idx.terms.upsertTokens(input.sessionId, transcriptTokens);
+    this.refreshCentroid(
+      idx,
+      input.sessionId,
+      [...sessionRowids.entries()].sort((a, b) => a[0] - b[0]).map(([, rowid]) => ({ rowid })),
+    );
     idx.sessionRows = undefined;
     idx.sessionById = undefined;
     return { turns: turns.length, memories: created, links, ...(extractionError ? { extractionError } : {}) };
+  }
+
+  /** Refuses a write with a turn or a session over the limits, before any work. */
+  private checkSize(input: LedgerSessionInput, existing: readonly StoredTurn[]): void {
+    const { turnChars, sessionChars } = this.limits;
+    if (turnChars !== undefined) {
+      const i = input.turns.findIndex((t) => t.content.length > turnChars);
+      if (i >= 0) {
+        throw new LedgerLimitError(
+          `turns[${i}].content: ${input.turns[i]!.content.length} characters; the limit is ${turnChars} per turn`,
+          `turns[${i}].content`,
+          turnChars,
+        );
+      }
+    }
+    if (sessionChars === undefined) return;
+    const resent = new Set(input.turns.map((t) => t.id));
+    let total = 0;
+    for (const t of existing) if (!resent.has(t.id)) total += t.content.length;
+    for (const t of input.turns) total += t.content.length;
+    if (total > sessionChars) {
+      throw new LedgerLimitError(
+        `turns: session "${input.sessionId}" would hold ${total} characters of turns; the limit is ${sessionChars} per session (start a new session)`,
+        "turns",
+        sessionChars,
+      );
+    }
   }
 
   /** The memories a session's turns give, resolved against the store and each other; nothing is written. */
@@ -305,6 +405,7 @@ export class Ledger {
     input: LedgerSessionInput,
     turns: readonly StoredTurn[],
     sessionTime: string | undefined,
+    slices: Slices,
   ): Promise<Planned> {
     const drafts = await this.extractor.extract({ sessionId: input.sessionId, time: sessionTime, turns: input.turns });
     const turnTime = new Map(turns.map((t) => [t.id, t.time]));
@@ -315,6 +416,7 @@ export class Ledger {
     const created: Memory[] = [];
     const links: Link[] = [];
     let seq = this.store.memoryCount(ns);
+    const createdIds = new Set<string>();
     for (const draft of drafts) {
       const memory = this.toMemory(
         ns,
@@ -323,7 +425,15 @@ export class Ledger {
         turnTime.get(draft.turnIds[0] ?? "") ?? sessionTime,
         seq,
       );
-      if (this.store.memory(ns, memory.id) || created.some((m) => m.id === memory.id)) continue;
+      if (createdIds.has(memory.id) || this.store.memory(ns, memory.id)) continue;
+      if (createdIds.size === this.limits.memoriesPerWrite) {
+        throw new LedgerLimitError(
+          `turns: the extractor read more than ${createdIds.size} new memories from this write of session "${input.sessionId}"; the limit is ${createdIds.size} per write (send its turns in smaller parts)`,
+          "turns",
+          createdIds.size,
+        );
+      }
+      createdIds.add(memory.id);
       seq++;
       const key = `${memory.subject}\u0000${memory.attribute}`;
       const slot =
@@ -337,6 +447,7 @@ export class Ledger {
       created.push(plan.incoming);
       links.push(...plan.links);
       slots.set(key, [...slot.map((m) => changed.get(m.id) ?? m), plan.incoming]);
+      await slices.tick();
     }
     return { created, changed, links };
   }
@@ -506,61 +617,172 @@ export class Ledger {
       format: "membench-ledger",
       version: 1,
       ns,
-      sessions: this.store.sessions(ns).map((s) => ({ id: s.id, index: s.index, ...(s.time ? { time: s.time } : {}) })),
+      sessions: this.store.sessions(ns).map(exportedSession),
       turns: this.store.allTurns(ns).map(({ rowid: _r, ...t }) => t),
       memories: this.store.allMemories(ns).map(({ rowid: _r, ...m }) => m),
       links: this.store.allLinks(ns),
     };
   }
 
+  /**
+   * The namespace's export as JSON text, the same as `JSON.stringify(export(ns))`,
+   * read and handed to `write` a page at a time (the service streams it: a
+   * namespace has no size limit, so neither has its export). Writes to the
+   * namespace wait until it is done, so the export is one state of it.
+   */
+  exportTo(ns: string, write: (chunk: string) => void | Promise<void>): Promise<void> {
+    return this.writes.run(ns, async () => {
+      const out = new JsonWriter(write);
+      const slices = new Slices();
+      const head = JSON.stringify({ format: "membench-ledger", version: 1, ns });
+      await out.text(`${head.slice(0, -1)},"sessions":[`);
+      const sessions = this.store.sessions(ns);
+      for (const s of sessions) await out.item(exportedSession(s));
+      await out.text('],"turns":[');
+      for (const s of sessions) {
+        for (const { rowid: _r, ...t } of this.store.turnsOfSession(ns, s.id)) await out.item(t);
+        await slices.tick();
+      }
+      await out.text('],"memories":[');
+      for (let page = this.store.memoriesPage(ns, undefined, EXPORT_PAGE); page.length; ) {
+        for (const { rowid: _r, ...m } of page) await out.item(m);
+        const last = page.at(-1)!;
+        page = this.store.memoriesPage(ns, last, EXPORT_PAGE);
+        await slices.tick();
+      }
+      await out.text('],"links":[');
+      for (let page = this.store.linksPage(ns, undefined, EXPORT_PAGE); page.length; ) {
+        for (const l of page) await out.item(l);
+        page = this.store.linksPage(ns, page.at(-1), EXPORT_PAGE);
+        await slices.tick();
+      }
+      await out.text("]}");
+      await out.flush();
+    });
+  }
+
   /** Loads an export into `ns` (which must be empty) exactly as it was: no re-extraction, vectors recomputed. */
   async import(ns: string, data: LedgerExport): Promise<void> {
     if (data?.format !== "membench-ledger" || data.version !== 1)
       throw new Error("not a membench-ledger export (version 1)");
-    if (this.store.sessions(ns).length)
-      throw new LedgerConflictError(`namespace "${ns}" is not empty; import into an empty one`);
-    this.open(ns);
-    const turnVectors = await this.embed(data.turns.map((t) => t.content));
-    const memoryVectors = await this.embed(data.memories.map((m) => m.text));
-    const idx = this.index(ns);
-    const turnRows: Array<[number, StoredTurn]> = [];
-    const memoryRows: Array<[number, Memory]> = [];
-    this.store.transaction(() => {
-      for (const s of data.sessions) this.store.upsertSession(ns, s.id, s.index, s.time);
-      if (this.embedder && (turnVectors.length || memoryVectors.length)) {
-        this.store.vectorSpace(ns, this.embedder.id, (turnVectors[0] ?? memoryVectors[0])!.length);
+    await this.importParts(ns, exportParts(data));
+  }
+
+  /**
+   * Loads an export given in parts into `ns` (which must be empty), exactly as
+   * it was: no re-extraction, vectors recomputed. Each part is written in a
+   * transaction of its own, yielding between them, so an import of any size
+   * holds nothing else up; the namespace is hidden until the last part is in,
+   * and dropped if a part fails (or the process stops: the next open drops it).
+   */
+  importParts(ns: string, parts: AsyncIterable<ExportPart>): Promise<ImportCounts> {
+    return this.writes.run(ns, async () => {
+      if (this.has(ns) && this.store.sessions(ns).length)
+        throw new LedgerConflictError(`namespace "${ns}" is not empty; import into an empty one`);
+      this.importing.add(ns);
+      this.store.markImport(ns, true);
+      try {
+        const counts = await this.loadParts(ns, parts);
+        this.store.markImport(ns, false);
+        return counts;
+      } catch (error) {
+        this.drop(ns);
+        this.store.markImport(ns, false);
+        throw error;
+      } finally {
+        this.importing.delete(ns);
       }
-      data.turns.forEach((t, i) => {
-        const rowid = this.store.putTurn(ns, t);
-        turnRows.push([rowid, t]);
-        const v = turnVectors[i];
-        if (v) {
-          this.store.putVector(ns, "turns", rowid, v);
-          idx.turns ??= new VectorIndex(v.length);
-          idx.turns.add(rowid, v);
-        }
-      });
-      data.memories.forEach((m, i) => {
-        const rowid = this.store.insertMemory({ ...m, ns });
-        memoryRows.push([rowid, m]);
-        const v = memoryVectors[i];
-        if (v) {
-          this.store.putVector(ns, "memories", rowid, v);
-          idx.memories ??= new VectorIndex(v.length);
-          idx.memories.add(rowid, v);
-        }
-      });
-      for (const l of data.links) this.store.addLink(ns, l);
     });
-    for (const [rowid, t] of turnRows) {
-      idx.turnTerms.add(rowid, t.content);
-      indexTurnPlace(idx, rowid, t);
+  }
+
+  private async loadParts(ns: string, parts: AsyncIterable<ExportPart>): Promise<ImportCounts> {
+    this.open(ns);
+    const idx = this.index(ns);
+    const slices = new Slices();
+    const counts: ImportCounts = { sessions: 0, turns: 0, memories: 0, links: 0 };
+    // A link is indexed once both its memories are (a chain is joined by their groups).
+    const pending: Link[] = [];
+    for await (const part of parts) {
+      if ("sessions" in part) {
+        this.store.transaction(() => {
+          for (const x of part.sessions) this.store.upsertSession(ns, x.id, x.index, x.time);
+        });
+        counts.sessions += part.sessions.length;
+      } else if ("turns" in part) {
+        const vectors = await this.embed(
+          part.turns.map((t) => t.content),
+          slices,
+        );
+        const tokens: string[][] = [];
+        for (const t of part.turns) {
+          tokens.push(lexicalTokens(t.content));
+          await slices.tick();
+        }
+        const rows = this.store.transaction(() => {
+          this.importVectorSpace(ns, vectors);
+          return part.turns.map((t, i) => {
+            const rowid = this.store.putTurn(ns, t);
+            const v = vectors[i];
+            if (v) {
+              this.store.putVector(ns, "turns", rowid, v);
+              idx.turns ??= new VectorIndex(v.length);
+              idx.turns.add(rowid, v);
+            }
+            return rowid;
+          });
+        });
+        rows.forEach((rowid, i) => {
+          idx.turnTerms.addTokens(rowid, tokens[i]!);
+          indexTurnPlace(idx, rowid, part.turns[i]!);
+        });
+        counts.turns += part.turns.length;
+      } else if ("memories" in part) {
+        const vectors = await this.embed(
+          part.memories.map((m) => m.text),
+          slices,
+        );
+        const rows = this.store.transaction(() => {
+          this.importVectorSpace(ns, vectors);
+          return part.memories.map((m, i) => {
+            const rowid = this.store.insertMemory({ ...m, ns });
+            const v = vectors[i];
+            if (v) {
+              this.store.putVector(ns, "memories", rowid, v);
+              idx.memories ??= new VectorIndex(v.length);
+              idx.memories.add(rowid, v);
+            }
+            return rowid;
+          });
+        });
+        rows.forEach((rowid, i) => {
+          indexMemory(idx, rowid, { ...part.memories[i]!, ns });
+        });
+        counts.memories += part.memories.length;
+      } else {
+        this.store.transaction(() => {
+          for (const l of part.links) this.store.addLink(ns, l);
+        });
+        for (const l of part.links) {
+          if (idx.memoryRowid.has(l.from) && idx.memoryRowid.has(l.to)) indexLink(idx, l);
+          else pending.push(l);
+        }
+        counts.links += part.links.length;
+      }
+      await slices.tick();
     }
-    for (const [rowid, m] of memoryRows) indexMemory(idx, rowid, m);
-    for (const l of data.links) indexLink(idx, l);
-    for (const s of data.sessions) this.reindexSession(ns, idx, s.id);
+    for (const l of pending) indexLink(idx, l);
+    for (const s of this.store.sessions(ns)) {
+      this.reindexSession(ns, idx, s.id);
+      await slices.tick();
+    }
     idx.sessionRows = undefined;
     idx.sessionById = undefined;
+    return counts;
+  }
+
+  /** Records the embedder of an imported namespace's vectors, once there are some. */
+  private importVectorSpace(ns: string, vectors: readonly Float32Array[]): void {
+    if (this.embedder && vectors.length) this.store.vectorSpace(ns, this.embedder.id, vectors[0]!.length);
   }
 
   /** Sessions' turns and memories, for readback. */

@@ -37,6 +37,12 @@ export interface NamespaceIndex {
   tasks: Set<number>;
   /** Memory id → the links touching it. */
   links: Map<string, Link[]>;
+  /**
+   * Memory id → every member of its occurrence group's chain (itself included;
+   * one array shared by the members): memories of one group joined by
+   * `complements` links. Memories in no chain have no entry.
+   */
+  groups: Map<string, string[]>;
   /** Turn rowid → session id. */
   turnSession: Map<number, string>;
   /** Turn rowid → position in its session. */
@@ -57,6 +63,7 @@ export function emptyIndex(): NamespaceIndex {
     tallies: new Map(),
     tasks: new Set(),
     links: new Map(),
+    groups: new Map(),
     turnSession: new Map(),
     turnPosition: new Map(),
   };
@@ -88,14 +95,50 @@ export function indexTurnPlace(
   index.turnPosition.set(rowid, t.position);
 }
 
-/** A link in the namespace's in-process index, under both of its ends; a link already held is ignored. */
-export function indexLink(index: Pick<NamespaceIndex, "links">, link: Link): void {
+/** The head of the memory with this id. */
+function headOf(index: NamespaceIndex, id: string): MemoryHead | undefined {
+  const rowid = index.memoryRowid.get(id);
+  return rowid === undefined ? undefined : index.memoryHeads.get(rowid);
+}
+
+/**
+ * A link in the namespace's in-process index, under both of its ends; a link
+ * already held is ignored. Index both memories first: a `complements` link
+ * within one occurrence group joins their chains.
+ */
+export function indexLink(index: NamespaceIndex, link: Link): void {
   for (const end of link.from === link.to ? [link.from] : [link.from, link.to]) {
     const list = index.links.get(end);
     if (!list) index.links.set(end, [link]);
     else if (!list.some((l) => l.from === link.from && l.to === link.to && l.relation === link.relation))
       list.push(link);
   }
+  if (link.relation === "complements" && link.from !== link.to && sameGroup(index, link.from, link.to)) {
+    joinChains(index, link.from, link.to);
+  }
+}
+
+function sameGroup(index: NamespaceIndex, a: string, b: string): boolean {
+  const ha = headOf(index, a);
+  return ha !== undefined && ha.group === headOf(index, b)?.group;
+}
+
+/** Merges the chains of two memories, the smaller into the larger. */
+function joinChains(index: NamespaceIndex, a: string, b: string): void {
+  const ga = index.groups.get(a) ?? [a];
+  const gb = index.groups.get(b) ?? [b];
+  if (ga === gb) return;
+  const [large, small] = ga.length >= gb.length ? [ga, gb] : [gb, ga];
+  for (const id of small) {
+    large.push(id);
+    index.groups.set(id, large);
+  }
+  for (const id of large) if (!index.groups.has(id)) index.groups.set(id, large);
+}
+
+/** The members of a memory's occurrence chain, itself included. */
+export function chainOf(index: NamespaceIndex, id: string): readonly string[] {
+  return index.groups.get(id) ?? [id];
 }
 
 /** The distinct links touching any of the memories, in (from, to, relation) order. */
@@ -103,6 +146,42 @@ export function linksOf(index: NamespaceIndex, ids: readonly string[]): Link[] {
   const out = new Map<string, Link>();
   for (const id of ids)
     for (const l of index.links.get(id) ?? []) out.set(`${l.from}\u0000${l.to}\u0000${l.relation}`, l);
+  return [...out.entries()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map(([, l]) => l);
+}
+
+/**
+ * The links touching these memories as if every pair were linked: what a
+ * reader of one memory's links needs, now that a group is stored as a chain
+ * (resolve.ts). For each memory: a `complements` link with every other member
+ * of its chain, and for a `complements` or `conditional` link from any member
+ * of its chain to another group, one with every member of that group's chain;
+ * each directed from the later memory (by seq) to the earlier, as written.
+ * `supersedes` and `contradicts` links are the memory's own. Sorted as `linksOf`.
+ */
+export function groupLinksOf(index: NamespaceIndex, ids: readonly string[]): Link[] {
+  const out = new Map<string, Link>();
+  const seqOf = (id: string) => headOf(index, id)?.seq ?? -1;
+  const pair = (a: string, b: string, relation: Link["relation"]) => {
+    const [from, to] = seqOf(a) >= seqOf(b) ? [a, b] : [b, a];
+    out.set(`${from}\u0000${to}\u0000${relation}`, { from, to, relation });
+  };
+  for (const id of ids) {
+    const chain = chainOf(index, id);
+    for (const member of chain) {
+      if (member !== id) pair(id, member, "complements");
+      for (const l of index.links.get(member) ?? []) {
+        if (l.relation === "supersedes" || l.relation === "contradicts") {
+          if (member === id) out.set(`${l.from}\u0000${l.to}\u0000${l.relation}`, l);
+          continue;
+        }
+        const other = l.from === member ? l.to : l.from;
+        const otherChain = chainOf(index, other);
+        // A link inside the chain is the chain itself, paired above.
+        if (otherChain === chain || other === member) continue;
+        for (const y of otherChain) pair(id, y, l.relation);
+      }
+    }
+  }
   return [...out.entries()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map(([, l]) => l);
 }
 

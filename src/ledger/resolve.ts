@@ -8,10 +8,18 @@
  *   value's valid-from; a statement about an earlier time than the current value
  *   is filed as the older version instead of replacing it.
  * - contradicts: a different value of an invariant attribute. Both are kept; the
- *   first statement stays canonical and the later one is marked contested.
+ *   first statement stays canonical and the later one is marked contested. A
+ *   restatement of the canonical value stays canonical; one of a contested
+ *   value stays contested.
  * - conditional: different conditions, both valid.
  * - complements: a restatement, or another occurrence of an event; both kept
  *   and linked.
+ *
+ * Complements and conditional links go to the latest standing memory of each
+ * occurrence group (`occurrenceGroup`), not to every member: a fact told or an
+ * event logged n times is a chain of n − 1 links, not n(n − 1)/2 (1,050
+ * occurrences made 550,725 links before). Readers walk the chain
+ * (namespace-index.ts `groupLinksOf`).
  */
 import { isInvariant, isTask, normaliseValue } from "./extract/attributes.ts";
 import type { Link, Memory, Relation } from "./types.ts";
@@ -58,6 +66,15 @@ export function settledRelation(existing: Memory, incoming: Memory): Relation | 
     normaliseValue(existing.value) === normaliseValue(incoming.value) &&
     (existing.condition ?? "") === (incoming.condition ?? "");
   return same ? "complements" : undefined;
+}
+
+/**
+ * The occurrence group of a memory within its slot: every event is one group
+ * (occurrences add up), any other memory groups with its restatements (the same
+ * value and condition). Members of a group are settled complements of each other.
+ */
+export function occurrenceGroup(m: Pick<Memory, "kind" | "value" | "condition">): string {
+  return m.kind === "event" ? "event" : `value\u0000${normaliseValue(m.value)}\u0000${m.condition ?? ""}`;
 }
 
 /** The rules' relation of one pair. */
@@ -111,7 +128,9 @@ export async function resolve(
 ): Promise<ResolutionPlan> {
   const next: Memory = { ...incoming };
   const updated = new Map<string, Memory>();
-  const links: Link[] = [];
+  // In the order of the memories they were made against; a group's earlier link is blanked when a later member replaces it.
+  const links: Array<Link | undefined> = [];
+  const grouped = new Map<string, number>();
   const current = (m: Memory) => updated.get(m.id) ?? m;
   // Only the versions that still stand are compared; older versions are reached through them.
   const standing = existing.filter((m) => m.status === "active" || m.status === "contested");
@@ -124,11 +143,18 @@ export async function resolve(
     const old = current(raw);
     const relation = relations[i]!;
     if (relation === "complements" || relation === "conditional") {
+      // One link per group: to its latest standing member (the group's earlier ones are reached through it).
+      const key = `${relation}\u0000${occurrenceGroup(old)}`;
+      const earlier = grouped.get(key);
+      if (earlier !== undefined) links[earlier] = undefined;
+      grouped.set(key, links.length);
       links.push({ from: next.id, to: old.id, relation });
       continue;
     }
     if (relation === "contradicts") {
-      // The canonical side is the one that stands; a contested value never becomes canonical by repetition.
+      // Restating the canonical value sides with it (the other value's conflict with it is on record).
+      // Restating a contested one does not: a contested value never becomes canonical by repetition.
+      if (standing.some((m, j) => relations[j] === "complements" && current(m).canonical)) continue;
       const canonical = old.canonical ? old : (standing.find((m) => current(m).canonical) ?? old);
       next.status = "contested";
       next.canonical = false;
@@ -152,5 +178,9 @@ export async function resolve(
       links.push({ from: next.id, to: old.id, relation: "supersedes" });
     }
   }
-  return { incoming: next, updated: [...updated.values()], links };
+  return {
+    incoming: next,
+    updated: [...updated.values()],
+    links: links.filter((l): l is Link => l !== undefined),
+  };
 }

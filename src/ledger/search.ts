@@ -14,7 +14,7 @@
  */
 import { lexicalTokens } from "../systems/tokenize.ts";
 import { bundle, nearDuplicate, wordsOf } from "./bundle.ts";
-import { headsById, linksOf, type NamespaceIndex } from "./namespace-index.ts";
+import { groupLinksOf, headsById, type NamespaceIndex } from "./namespace-index.ts";
 import { openTasks } from "./open-tasks.ts";
 import { aboutUser, queryTerms, queryWords } from "./query.ts";
 import type { LedgerStore, MemoryHead } from "./store.ts";
@@ -378,7 +378,8 @@ export function searchLedger(
     const mems = topMemories(sessionId);
     if (!mems.length) return [];
     const own = new Set(mems.map((m) => m.id));
-    const other = linksOf(
+    // Every member of a linked group, not only the chain neighbour stored.
+    const other = groupLinksOf(
       index,
       mems.map((m) => m.id),
     )

@@ -23,7 +23,11 @@ export class SessionTerms {
   }
 
   upsert(sessionId: string, text: string): void {
-    const tokens = lexicalTokens(text);
+    this.upsertTokens(sessionId, lexicalTokens(text));
+  }
+
+  /** As `upsert`, for a transcript already tokenised with `lexicalTokens` (a line at a time gives the same tokens). */
+  upsertTokens(sessionId: string, tokens: readonly string[]): void {
     this.index.addTokens(sessionId, tokens, this.tf.get(sessionId)?.keys());
     const counts = new Map<string, number>();
     for (const t of tokens) counts.set(t, (counts.get(t) ?? 0) + 1);

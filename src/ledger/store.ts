@@ -3,9 +3,11 @@
  * search, sqlite-vec for stored vectors. Rows in, rows out; ranking lives in
  * search.ts and write logic in ledger.ts.
  */
+import { randomUUID } from "node:crypto";
 import Database from "better-sqlite3";
 import * as sqliteVec from "sqlite-vec";
 import { LedgerConflictError } from "./errors.ts";
+import { occurrenceGroup } from "./resolve.ts";
 import { BASE_SCHEMA, FTS_TOKENIZER, namespaceTables, SCHEMA_VERSION, vectorTables } from "./schema.ts";
 import type { Link, Memory, MemoryKind, MemoryStatus, Relation, StoredTurn } from "./types.ts";
 
@@ -53,7 +55,11 @@ function toMemory(r: Row): Memory & { rowid: number } {
 export type MemoryHead = Pick<
   Memory,
   "id" | "subject" | "kind" | "sessionId" | "status" | "condition" | "validFrom" | "validTo" | "recordedAt" | "seq"
-> & { rowid: number };
+> & {
+  rowid: number;
+  /** Its occurrence group within the slot (resolve.ts), to walk a group's chain of links. */
+  group: string;
+};
 
 /** A memory's head, as ranking reads it. */
 export function memoryHead(m: Memory, rowid: number): MemoryHead {
@@ -65,6 +71,7 @@ export function memoryHead(m: Memory, rowid: number): MemoryHead {
     sessionId: m.sessionId,
     status: m.status,
     seq: m.seq,
+    group: occurrenceGroup(m),
   };
   if (m.condition !== undefined) h.condition = m.condition;
   if (m.validFrom !== undefined) h.validFrom = m.validFrom;
@@ -86,6 +93,33 @@ function toTurn(r: Row): StoredTurn & { rowid: number } {
   if (typeof r.speaker === "string") t.speaker = r.speaker;
   if (typeof r.time === "string") t.time = r.time;
   return t;
+}
+
+/** This process, told apart from an earlier one with the same pid (a restarted container's pid 1). */
+const PROCESS = randomUUID();
+
+/** Whether the process that marked an import is gone: not this one, and no process with its pid runs. */
+function importerGone(marker: string): boolean {
+  let pid: unknown;
+  let process_: unknown;
+  try {
+    ({ pid, process: process_ } = JSON.parse(marker) as { pid: unknown; process: unknown });
+  } catch {
+    return true;
+  }
+  if (process_ === PROCESS) return false;
+  if (typeof pid !== "number" || pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    // EPERM: it runs, as another user.
+    return (error as NodeJS.ErrnoException).code === "ESRCH";
+  }
+}
+
+function toLink(r: Row): Link {
+  return { from: String(r.from_id), to: String(r.to_id), relation: String(r.relation) as Relation };
 }
 
 /** Memory fields as SQL parameters. */
@@ -443,7 +477,20 @@ export class LedgerStore {
   }
 
   allMemories(ns: string): Array<Memory & { rowid: number }> {
-    return (this.sql("SELECT * FROM memories WHERE ns = ? ORDER BY seq").all(ns) as Row[]).map(toMemory);
+    return (this.sql("SELECT * FROM memories WHERE ns = ? ORDER BY seq, rowid").all(ns) as Row[]).map(toMemory);
+  }
+
+  /** The next `limit` memories after `after` in `allMemories` order, for reading a namespace in pages. */
+  memoriesPage(
+    ns: string,
+    after: { seq: number; rowid: number } | undefined,
+    limit: number,
+  ): Array<Memory & { rowid: number }> {
+    const { seq, rowid } = after ?? { seq: Number.MIN_SAFE_INTEGER, rowid: 0 };
+    const rows = this.sql(
+      "SELECT * FROM memories WHERE ns = @ns AND (seq > @seq OR (seq = @seq AND rowid > @rowid)) ORDER BY seq, rowid LIMIT @limit",
+    ).all({ ns, seq, rowid, limit }) as Row[];
+    return rows.map(toMemory);
   }
 
   memoryCount(ns: string): number {
@@ -466,20 +513,44 @@ export class LedgerStore {
       `SELECT from_id, to_id, relation FROM links WHERE ns = @ns AND from_id IN (SELECT value FROM json_each(@ids))
        UNION SELECT from_id, to_id, relation FROM links INDEXED BY links_to WHERE ns = @ns AND to_id IN (SELECT value FROM json_each(@ids))`,
     ).all({ ns, ids: JSON.stringify(ids) }) as Row[];
-    return rows.map((r) => ({
-      from: String(r.from_id),
-      to: String(r.to_id),
-      relation: String(r.relation) as Relation,
-    }));
+    return rows.map(toLink);
   }
 
   allLinks(ns: string): Link[] {
-    const rows = this.sql("SELECT from_id, to_id, relation FROM links WHERE ns = ?").all(ns) as Row[];
-    return rows.map((r) => ({
-      from: String(r.from_id),
-      to: String(r.to_id),
-      relation: String(r.relation) as Relation,
-    }));
+    const rows = this.sql(
+      "SELECT from_id, to_id, relation FROM links WHERE ns = ? ORDER BY from_id, to_id, relation",
+    ).all(ns) as Row[];
+    return rows.map(toLink);
+  }
+
+  /** The next `limit` links after `after` in `allLinks` order, for reading a namespace in pages. */
+  linksPage(ns: string, after: Link | undefined, limit: number): Link[] {
+    const rows = (
+      after
+        ? this.sql(
+            "SELECT from_id, to_id, relation FROM links WHERE ns = @ns AND (from_id, to_id, relation) > (@from, @to, @relation) ORDER BY from_id, to_id, relation LIMIT @limit",
+          ).all({ ns, from: after.from, to: after.to, relation: after.relation, limit })
+        : this.sql(
+            "SELECT from_id, to_id, relation FROM links WHERE ns = @ns ORDER BY from_id, to_id, relation LIMIT @limit",
+          ).all({ ns, limit })
+    ) as Row[];
+    return rows.map(toLink);
+  }
+
+  /** Namespaces whose import was cut short: the process importing them is gone. */
+  unfinishedImports(): string[] {
+    const rows = this.sql("SELECT key, value FROM meta WHERE key LIKE 'importing:%'").all() as Row[];
+    return rows.filter((r) => importerGone(String(r.value))).map((r) => String(r.key).slice("importing:".length));
+  }
+
+  /** Marks a namespace as being imported by this process (or no longer). */
+  markImport(ns: string, importing: boolean): void {
+    if (importing) {
+      this.sql("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)").run(
+        `importing:${ns}`,
+        JSON.stringify({ pid: process.pid, process: PROCESS }),
+      );
+    } else this.sql("DELETE FROM meta WHERE key = ?").run(`importing:${ns}`);
   }
 
   rowCount(ns: string, table: "turns" | "memories"): number {

@@ -44,6 +44,38 @@ export function sendJson(
   send(res, status, "application/json; charset=utf-8", JSON.stringify(body), headers);
 }
 
+/**
+ * An answer written a piece at a time (chunked), as `produce` hands pieces to
+ * `write`, which waits while the client is behind. If the client goes away,
+ * `write` throws, so the producer stops; if the producer fails, the
+ * connection is cut, so the client sees the answer unfinished, not complete.
+ */
+export async function sendStream(
+  res: ServerResponse,
+  status: number,
+  type: string,
+  produce: (write: (chunk: string) => Promise<void>) => Promise<void>,
+  headers: Record<string, string> = {},
+): Promise<void> {
+  res.writeHead(status, { ...headers, "Content-Type": type });
+  const write = async (chunk: string) => {
+    if (res.destroyed) throw new Error("the client went away");
+    if (res.write(chunk)) return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        res.off("drain", done);
+        res.off("close", done);
+        resolve();
+      };
+      res.on("drain", done);
+      res.on("close", done);
+    });
+    if (res.destroyed) throw new Error("the client went away");
+  };
+  await produce(write);
+  res.end();
+}
+
 /** The request's JSON body (undefined when empty); 413 past `maxBytes`, 400 when not JSON. */
 export async function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<unknown> {
   const chunks: Buffer[] = [];

@@ -35,7 +35,7 @@ describe("membench serve", () => {
   it("serves a store file, answers requests and stops cleanly on SIGTERM", async () => {
     const dir = mkdtempSync(join(tmpdir(), "mb-serve-"));
     const db = join(dir, "nested", "ledger.sqlite");
-    const { child, url, stderr } = await serve(["--db", db, "--embedder", "hashing:64"]);
+    const { child, url, stderr } = await serve(["--db", db, "--embedder", "hashing:64", "--max-turn", "50"]);
     try {
       const health = await (await fetch(`${url}v1/health`)).json();
       assert.deepEqual(health, {
@@ -44,12 +44,29 @@ describe("membench serve", () => {
         embedder: "hashing:64",
         extractor: "offline rules",
         namespaces: 0,
+        limits: {
+          turnChars: 50,
+          sessionChars: 4 * 1024 * 1024,
+          memoriesPerWrite: 2000,
+          bodyBytes: 32 * 1024 * 1024,
+          turnsPerWrite: 10_000,
+        },
       });
       const added = await post(`${url}v1/namespaces/me/sessions`, {
         sessionId: "s1",
         turns: [{ id: "t1", role: "user", content: "I live in Oslo." }],
       });
       assert.equal(added.status, 200);
+      const long = await post(`${url}v1/namespaces/me/sessions`, {
+        sessionId: "s1",
+        turns: [{ id: "t2", role: "user", content: "I moved to Bergen, where it rains most of the year." }],
+      });
+      assert.equal(long.status, 413);
+      assert.deepEqual(await long.json(), {
+        error: "turns[0].content: longer than the limit of 50 characters per turn",
+        field: "turns[0].content",
+        limit: 50,
+      });
       const exit = new Promise<number | null>((done) => child.once("exit", done));
       child.kill("SIGTERM");
       assert.equal(await exit, 0, stderr());
@@ -112,6 +129,13 @@ describe("membench serve", () => {
     });
     assert.notEqual(port.status, 0);
     assert.match(port.stderr, /--port/);
+    const limit = spawnSync(process.execPath, [bin, "serve", "--db", ":memory:", "--max-session", "lots"], {
+      cwd: root,
+      env: process.env,
+      encoding: "utf8",
+    });
+    assert.notEqual(limit.status, 0);
+    assert.match(limit.stderr, /max-session \(from --max-session\): expected a positive whole number, got "lots"/);
     const retrieval = spawnSync(
       process.execPath,
       [bin, "serve", "--db", ":memory:", "--ledger-retrieval", '{"wieghts":{}}'],

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -27,13 +28,17 @@ describe("ledger resolution", () => {
   it("a real change supersedes the old value, closing it at the new valid-from", async () => {
     const l = await ledger();
     await l.add("a", session("s1", "2024-01-10", "I live in Boston."));
-    await l.add("a", session("s2", "2024-06-01", "I just moved to Denver."));
+    // Told on 2024-06-20 about a move two months before: valid-from and recording time differ.
+    await l.add("a", session("s2", "2024-06-20", "I moved to Denver two months ago."));
     const [boston, denver] = only(l.export("a").memories, "residence");
-    assert.equal(boston?.value, "Boston");
-    assert.equal(boston?.status, "superseded");
-    assert.equal(boston?.validTo, "2024-06-01T00:00:00.000Z");
     assert.equal(denver?.value, "Denver");
     assert.equal(denver?.status, "active");
+    assert.equal(denver?.validFrom, "2024-04-21T00:00:00.000Z");
+    assert.equal(denver?.recordedAt, "2024-06-20T00:00:00.000Z");
+    assert.equal(boston?.value, "Boston");
+    assert.equal(boston?.status, "superseded");
+    assert.equal(boston?.validTo, "2024-04-21T00:00:00.000Z", "closed when Denver began, not when it was told");
+    assert.equal(boston?.retiredAt, "2024-06-20T00:00:00.000Z");
     assert.deepEqual(l.links("a", denver!.id), [{ from: denver!.id, to: boston!.id, relation: "supersedes" }]);
   });
 
@@ -105,6 +110,50 @@ describe("ledger resolution", () => {
       l.current("a", "user", "birthplace").map((m) => m.value),
       ["Oslo", "Bergen"],
       "both sides stand, the canonical first",
+    );
+  });
+
+  it("a contested value never becomes canonical by repetition", async () => {
+    const l = await ledger();
+    await l.add("a", session("s1", "2024-01-10", "I was born in Oslo."));
+    await l.add("a", session("s2", "2024-05-10", "I was born in Bergen."));
+    await l.add("a", session("s3", "2024-07-10", "I was born in Bergen."));
+    const [oslo, bergen, again] = only(l.export("a").memories, "birthplace");
+    assert.deepEqual(
+      [oslo, bergen, again].map((m) => [m?.value, m?.status, m?.canonical]),
+      [
+        ["Oslo", "active", true],
+        ["Bergen", "contested", false],
+        ["Bergen", "contested", false],
+      ],
+      "said twice, Bergen still contests Oslo",
+    );
+    assert.deepEqual(l.links("a", again!.id), [{ from: again!.id, to: oslo!.id, relation: "contradicts" }]);
+    assert.deepEqual(
+      l.current("a", "user", "birthplace").map((m) => m.value),
+      ["Oslo", "Bergen", "Bergen"],
+    );
+  });
+
+  it("the canonical value restated after a contradiction stays canonical", async () => {
+    const l = await ledger();
+    await l.add("a", session("s1", "2024-01-10", "I was born in Oslo."));
+    await l.add("a", session("s2", "2024-05-10", "I was born in Bergen."));
+    await l.add("a", session("s3", "2024-07-10", "I was born in Oslo."));
+    const [oslo, bergen, again] = only(l.export("a").memories, "birthplace");
+    assert.deepEqual(
+      [oslo, bergen, again].map((m) => [m?.value, m?.status, m?.canonical]),
+      [
+        ["Oslo", "active", true],
+        ["Bergen", "contested", false],
+        ["Oslo", "active", true],
+      ],
+    );
+    // A restatement of Oslo, not a contradiction of it; Bergen's conflict with Oslo is on record already.
+    assert.deepEqual(l.links("a", again!.id), [{ from: again!.id, to: oslo!.id, relation: "complements" }]);
+    assert.deepEqual(
+      l.current("a", "user", "birthplace").map((m) => m.value),
+      ["Oslo", "Oslo", "Bergen"],
     );
   });
 
@@ -255,6 +304,75 @@ describe("sibling pulls", () => {
   });
 });
 
+describe("recurring memories", () => {
+  const day = (i: number) => new Date(Date.UTC(2024, 0, 1 + i)).toISOString().slice(0, 10);
+
+  it("another occurrence links to the latest one, so links grow linearly", async () => {
+    const l = new Ledger();
+    for (let i = 0; i < 40; i++) await l.add("a", session(`e${i}`, day(i), `I spent $${i + 1} on coffee.`));
+    for (let i = 0; i < 30; i++) await l.add("a", session(`r${i}`, day(40 + i), "I love sushi."));
+    const out = l.export("a");
+    const coffee = only(out.memories, "expense:coffee");
+    const sushi = only(out.memories, "preference:sushi");
+    assert.equal(coffee.length, 40);
+    assert.equal(sushi.length, 30);
+    const chain = (ms: Memory[]) => ms.slice(1).map((m, i) => ({ from: m.id, to: ms[i]!.id, relation: "complements" }));
+    // Every pair linked would be 40·39/2 + 30·29/2 = 1,215 links.
+    assert.deepEqual(
+      [...out.links].sort((a, b) => a.from.localeCompare(b.from)),
+      [...chain(coffee), ...chain(sushi)].sort((a, b) => a.from.localeCompare(b.from)),
+    );
+    assert.ok(
+      coffee.every((m) => m.status === "active"),
+      "every purchase still stands",
+    );
+    // The whole group is one history, reached through the chain.
+    assert.deepEqual(
+      l.history("a", sushi[0]!.id).map((m) => m.id),
+      sushi.map((m) => m.id),
+    );
+  });
+
+  it("links a new condition to the latest of each group it relates to, not to every member", async () => {
+    const l = new Ledger();
+    for (let i = 0; i < 5; i++) await l.add("a", session(`w${i}`, day(i), "On weekends I enjoy green tea."));
+    await l.add("a", session("m1", day(9), "In the morning I enjoy black tea."));
+    const tea = only(l.export("a").memories, "preference:tea");
+    const morning = tea.at(-1)!;
+    assert.deepEqual(l.links("a", morning.id), [{ from: morning.id, to: tea[4]!.id, relation: "conditional" }]);
+  });
+
+  it("a pulled restatement group comes back whole, every earlier restatement with it", async () => {
+    const found = async () => {
+      const l = new Ledger({ retrieval: { pullComplements: true, weights: { recency: 0 } } });
+      await l.add("a", session("s1", "2024-01-01", "I love gypsy jazz, especially Django records."));
+      await l.add("a", session("s2", "2024-01-02", "Honestly I love gypsy jazz."));
+      for (let i = 0; i < 6; i++)
+        await l.add(
+          "a",
+          session(`f${i}`, `2024-01-1${i}`, `The Django web framework release ${i} broke our records table.`),
+        );
+      await l.add("a", session("s3", "2024-02-01", "I love gypsy jazz, truly."));
+      return (await l.search("a", "Django records", { k: 4 })).map((h) => h.sessionIds.join("+"));
+    };
+    // s1's own link goes to s2 only (s3 links to s2): s3 is found by walking the chain.
+    assert.deepEqual((await found()).slice(0, 3), ["s1", "s2", "s3"]);
+  });
+
+  it("a linked condition brings every member of the group its link names", async () => {
+    const l = new Ledger({ retrieval: { weights: { recency: 0 } } });
+    await l.add("a", session("w1", "2024-01-01", "On weekends I enjoy green tea."));
+    await l.add("a", session("w2", "2024-01-02", "On weekends I really enjoy green tea."));
+    for (let i = 0; i < 6; i++)
+      await l.add("a", session(`f${i}`, `2024-01-1${i}`, `The black cat naps in the morning sun, day ${i}.`));
+    await l.add("a", session("m1", "2024-02-01", "In the morning I enjoy black tea, like a cat in the sun."));
+    // The query names no tea: w1 and w2 come only as m1's siblings. Its link names w2, the latest of
+    // their group; w1 comes with it.
+    const hits = (await l.search("a", "black cat morning sun", { k: 4 })).map((h) => h.sessionIds.join("+"));
+    assert.deepEqual(hits.slice(0, 3), ["m1", "w1", "w2"]);
+  });
+});
+
 describe("ledger store", () => {
   it("export then import into another namespace reproduces turns, memories and links", async () => {
     const l = await ledger();
@@ -267,6 +385,64 @@ describe("ledger store", () => {
     const hits = await l.search("b", "Denver", { k: 3 });
     assert.deepEqual(hits[0]?.sessionIds, ["s2"]);
     await assert.rejects(l.import("b", out), /not empty/);
+  });
+
+  it("hides a namespace while it is imported, and drops an import cut short when the store is next opened", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "ledger-import-"));
+    try {
+      const path = join(dir, "store.sqlite");
+      const source = new Ledger();
+      await source.add("a", session("s1", "2024-01-10", "I live in Boston."));
+      await source.add("a", session("s2", "2024-02-10", "I love sushi."));
+      const data = source.export("a");
+      const l = new Ledger({ path });
+      let release: (error: Error) => void = () => undefined;
+      const stopped = new Promise<never>((_, reject) => {
+        release = reject;
+      });
+      let halfway: () => void = () => undefined;
+      const reached = new Promise<void>((resolve) => {
+        halfway = resolve;
+      });
+      async function* parts() {
+        yield { sessions: data.sessions };
+        yield { turns: data.turns };
+        halfway();
+        await stopped;
+      }
+      const importing = l.importParts("b", parts());
+      await reached;
+      assert.equal(l.store.sessions("b").length, 2, "the first parts are written");
+      assert.equal(l.has("b"), false);
+      assert.deepEqual(l.namespaces(), []);
+      assert.deepEqual(await l.search("b", "Boston"), []);
+      // Opened again while this process imports: the import is left alone.
+      const meanwhile = new Ledger({ path });
+      assert.equal(meanwhile.store.sessions("b").length, 2);
+      // The process stops here: the next opening finds its import unfinished and drops it.
+      const gone = spawnSync(process.execPath, ["-e", ""]).pid!;
+      meanwhile.store.db
+        .prepare("UPDATE meta SET value = ? WHERE key = 'importing:b'")
+        .run(JSON.stringify({ pid: gone, process: "an earlier one" }));
+      meanwhile.close();
+      const reopened = new Ledger({ path });
+      assert.equal(reopened.has("b"), false);
+      assert.deepEqual(reopened.store.sessions("b"), []);
+      assert.deepEqual(reopened.store.unfinishedImports(), []);
+      reopened.close();
+      release(new Error("stopped"));
+      await assert.rejects(importing, /stopped/);
+      assert.deepEqual(l.store.sessions("b"), [], "a failed import leaves nothing");
+      await l.import("b", data);
+      assert.equal(l.has("b"), true);
+      assert.deepEqual(
+        (await l.search("b", "Boston", { k: 1 })).map((h) => h.sessionIds),
+        [["s1"]],
+      );
+      l.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("namespaces are isolated and a dropped namespace is empty", async () => {
@@ -315,6 +491,63 @@ describe("ledger store", () => {
     ];
     await assert.rejects(l.add("a", { sessionId: "s1", turns }), /duplicate turn id "t1"/);
     assert.deepEqual(l.export("a").turns, []);
+  });
+
+  it("a session written in parts, one turn re-sent reworded, searches as it does once rebuilt from the store", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "ledger-parts-"));
+    try {
+      const embedder = await createEmbedder("hashing:64");
+      const turn = (id: string, content: string, speaker?: string) => ({
+        id,
+        role: "user" as const,
+        content,
+        ...(speaker ? { speaker } : {}),
+      });
+      const queries = ["Boston", "harbor chowder", "where do I live? Denver mountains", "sister nurse"];
+      const ranked = async (ledger: Ledger) =>
+        Promise.all(
+          queries.map(async (q) => (await ledger.search("a", q, { k: 5 })).map((h) => [h.sessionIds, h.score, h.text])),
+        );
+      // Each list alone (session transcripts, session centroids), then all of them.
+      const none = {
+        sessionLexical: 0,
+        sessionVector: 0,
+        turnLexical: 0,
+        turnVector: 0,
+        memoryLexical: 0,
+        recency: 0,
+        feedback: 0,
+        lexicalFeedback: 0,
+        turnVectorVote: 0,
+      };
+      for (const [i, weights] of [{ ...none, sessionLexical: 1 }, { ...none, sessionVector: 1 }, {}].entries()) {
+        const path = join(dir, `store-${i}.sqlite`);
+        const l = new Ledger({ path, embedder, retrieval: { weights } });
+        await l.add("a", {
+          sessionId: "p",
+          time: "2024-01-10",
+          turns: [turn("p1", "I live in Boston by the harbor.")],
+        });
+        await l.add("a", {
+          sessionId: "q",
+          time: "2024-01-11",
+          turns: [turn("q1", "Harbor cruises leave from Boston.")],
+        });
+        await l.add("a", {
+          sessionId: "p",
+          turns: [turn("p2", "My sister Ana works as a nurse."), turn("p3", "We ate chowder at the harbor.", "Sam")],
+        });
+        await l.add("a", { sessionId: "p", turns: [turn("p1", "I live in Denver by the mountains.")] });
+        // Kept up by the writes, then built from the store on first use.
+        const written = await ranked(l);
+        l.close();
+        const reopened = new Ledger({ path, embedder, retrieval: { weights } });
+        assert.deepEqual(written, await ranked(reopened), JSON.stringify(weights));
+        reopened.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("re-adding the same turns replaces them instead of duplicating", async () => {

@@ -6,7 +6,12 @@ import type { Embedder } from "../../embed/types.ts";
 import { LlmExtractor, LlmRelationProposer } from "../../ledger/extract/llm.ts";
 import { Ledger } from "../../ledger/ledger.ts";
 import { LlmQueryRewriter } from "../../ledger/query-rewrite.ts";
-import { DEFAULT_MAX_BODY, DEFAULT_SERVICE_PORT, startLedgerService } from "../../ledger/service/server.ts";
+import {
+  DEFAULT_MAX_BODY,
+  DEFAULT_SERVICE_LIMITS,
+  DEFAULT_SERVICE_PORT,
+  startLedgerService,
+} from "../../ledger/service/server.ts";
 import { modelConfigured } from "../../llm/create.ts";
 import {
   checkLedgerExtractorMode,
@@ -29,6 +34,18 @@ interface ServeFlags {
   ledgerRetrieval?: string;
   ledgerQueryRewrite?: boolean;
   maxBody: string;
+  maxTurn: string;
+  maxSession: string;
+  maxMemories: string;
+}
+
+/** A positive whole number of a flag, or a ConfigError naming it. */
+function countOption(value: string, flag: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) {
+    throw new ConfigError(`expected a positive whole number, got "${value}"`, flag, `--${flag}`);
+  }
+  return n;
 }
 
 /** Environment variable holding the bearer token clients must send. */
@@ -50,12 +67,24 @@ export function registerServeCommand(program: Command): void {
     )
     .option("--ledger-retrieval <json>", "retrieval overrides, as for `membench run` (docs/ledger.md)")
     .option("--ledger-query-rewrite", "the model rewrites each search query into extra searches (one call per search)")
-    .option("--max-body <MiB>", "largest request body (imports carry whole namespaces)", String(DEFAULT_MAX_BODY >> 20))
+    .option("--max-body <MiB>", "largest request body (and record of an import)", String(DEFAULT_MAX_BODY >> 20))
+    .option("--max-turn <chars>", "most characters in one turn", String(DEFAULT_SERVICE_LIMITS.turnChars))
+    .option(
+      "--max-session <chars>",
+      "most characters of turns in one session",
+      String(DEFAULT_SERVICE_LIMITS.sessionChars),
+    )
+    .option(
+      "--max-memories <n>",
+      "most memories the extractor may read from one write",
+      String(DEFAULT_SERVICE_LIMITS.memoriesPerWrite),
+    )
     .addHelpText(
       "after",
       `
 Set ${TOKEN_VARIABLE} to require "Authorization: Bearer <token>" on every request;
-listening beyond loopback needs it. The API (docs/serve.md): POST
+listening beyond loopback needs it. A request past a limit gets a 413 naming
+the field and the limit. The API (docs/serve.md): POST
 /v1/namespaces/:ns/sessions, /search, /context; GET /memories/:id, /history,
 /export; POST /memories/:id/forget, /import; DELETE /v1/namespaces/:ns.
 GET /v1/openapi.json describes them all.`,
@@ -66,6 +95,11 @@ GET /v1/openapi.json describes them all.`,
       if (!Number.isFinite(maxBody) || maxBody <= 0) {
         throw new ConfigError(`expected a size in MiB, got "${flags.maxBody}"`, "max-body", "--max-body");
       }
+      const limits = {
+        turnChars: countOption(flags.maxTurn, "max-turn"),
+        sessionChars: countOption(flags.maxSession, "max-session"),
+        memoriesPerWrite: countOption(flags.maxMemories, "max-memories"),
+      };
       const token = process.env[TOKEN_VARIABLE] || undefined;
       if (!isLoopback(flags.host) && !token) {
         throw new ConfigError(
@@ -94,6 +128,7 @@ GET /v1/openapi.json describes them all.`,
         path: db,
         // A client's turns are never lost to a model failure; the reply says why no memories came.
         onExtractionError: "keep-turns",
+        limits,
         ...(embedder ? { embedder } : {}),
         ...(extracts ? { extractor: new LlmExtractor(extracts), proposer: new LlmRelationProposer(extracts) } : {}),
         ...(model && flags.ledgerQueryRewrite ? { rewriter: new LlmQueryRewriter(model) } : {}),

@@ -7,6 +7,7 @@
  * and time expressions resolved against the session date set the timelines.
  * Anything it does not recognise stays searchable as a raw turn.
  */
+import { Slices } from "../slices.ts";
 import { resolveTimeExpression } from "../time.ts";
 import { type LedgerTurn, type MemoryDraft, type MemoryKind, type Subject, USER } from "../types.ts";
 import { headWord, isTask } from "./attributes.ts";
@@ -652,20 +653,30 @@ function extractSentence(sentence: string, ctx: Context, owner: Subject): Memory
 export class OfflineExtractor implements Extractor {
   readonly id = "offline-rules";
 
+  /** As `extractTurns`, yielding to the event loop between slices of a long session. */
   async extract(input: ExtractionInput): Promise<MemoryDraft[]> {
-    return extractTurns(input);
+    const slices = new Slices();
+    const out: MemoryDraft[] = [];
+    for (const drafts of sentenceDrafts(input)) {
+      out.push(...drafts);
+      await slices.tick();
+    }
+    return out;
   }
 }
 
 /** Synchronous core of the offline extractor. */
 export function extractTurns(input: ExtractionInput): MemoryDraft[] {
-  const out: MemoryDraft[] = [];
+  return [...sentenceDrafts(input)].flat();
+}
+
+/** The drafts of each sentence the rules read, in order. */
+function* sentenceDrafts(input: ExtractionInput): Generator<MemoryDraft[]> {
   for (const turn of input.turns) {
     const owner = ownerOf(turn);
     if (!owner) continue;
     for (const sentence of sentences(turn.content)) {
-      out.push(...extractSentence(sentence, { sessionTime: input.time, turn }, owner));
+      yield extractSentence(sentence, { sessionTime: input.time, turn }, owner);
     }
   }
-  return out;
 }

@@ -9,12 +9,13 @@ import type { z } from "zod";
 import { RequestError } from "../../util/http-server.ts";
 import { KeyedQueue } from "../../util/keyed-queue.ts";
 import { buildContext } from "../context.ts";
-import { LedgerConflictError } from "../errors.ts";
+import { LedgerConflictError, LedgerLimitError } from "../errors.ts";
 import { normaliseTime } from "../ids.ts";
-import type { Ledger } from "../ledger.ts";
-import type { LedgerExport } from "../types.ts";
+import type { Ledger, LedgerLimits } from "../ledger.ts";
+import { importBodyParts } from "./import-body.ts";
+import { DEFAULT_MAX_BODY } from "./limits.ts";
 import { openApi } from "./openapi.ts";
-import { ContextSchema, ExportSchema, ForgetSchema, firstIssue, SearchSchema, SessionSchema } from "./schemas.ts";
+import { ContextSchema, ForgetSchema, firstIssue, MAX_TURNS, SearchSchema, sessionSchema } from "./schemas.ts";
 
 export interface ServiceInfo {
   /** The SQLite file, or ":memory:". */
@@ -29,12 +30,17 @@ export interface ServiceInfo {
 export interface ApiRequest {
   method: string;
   url: URL;
-  body?: unknown;
+  /** The JSON body, read whole within the body limit (undefined when empty). */
+  body(): Promise<unknown>;
+  /** The body as it arrives, for an import (a whole namespace: no total limit). */
+  chunks: AsyncIterable<Buffer>;
 }
 
 export interface ApiResponse {
   status: number;
-  body: unknown;
+  body?: unknown;
+  /** A JSON body written a piece at a time instead (an export: a whole namespace). */
+  stream?: (write: (chunk: string) => Promise<void>) => Promise<void>;
 }
 
 const DEFAULT_K = 10;
@@ -42,7 +48,9 @@ const DEFAULT_K = 10;
 function parse<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
   const parsed = schema.safeParse(body);
   if (parsed.success) return parsed.data;
-  const { field, message } = firstIssue(parsed.error);
+  const { field, message, limit } = firstIssue(parsed.error);
+  // Longer than a limit: too large, not malformed.
+  if (limit !== undefined) throw new RequestError(413, message, { field, limit });
   throw new RequestError(400, message, field ? { field } : {});
 }
 
@@ -61,26 +69,43 @@ function optionalTime(value: string | null, name: string): string | undefined {
   return at;
 }
 
+/** What the service bounds: the ledger's limits and the largest body (`GET /v1/health`, the OpenAPI description). */
+export interface ServiceLimits extends LedgerLimits {
+  /** Bytes of one request body (of one record of an import). */
+  bodyBytes: number;
+  /** Turns in one request. */
+  turnsPerWrite: number;
+}
+
 export class LedgerApi {
   private readonly writes = new KeyedQueue();
+  private readonly limits: ServiceLimits;
+  private readonly sessionSchema: ReturnType<typeof sessionSchema>;
 
   constructor(
     private readonly ledger: Ledger,
     private readonly info: ServiceInfo,
     /** Whether requests need a bearer token (said in the OpenAPI description). */
     private readonly secured = false,
-  ) {}
+    bodyBytes = DEFAULT_MAX_BODY,
+  ) {
+    this.limits = { ...ledger.limits, bodyBytes, turnsPerWrite: MAX_TURNS };
+    this.sessionSchema = sessionSchema(ledger.limits.turnChars);
+  }
 
   async handle(req: ApiRequest): Promise<ApiResponse> {
     try {
       return await this.route(req);
     } catch (error) {
       if (error instanceof LedgerConflictError) throw new RequestError(409, error.message);
+      if (error instanceof LedgerLimitError) {
+        throw new RequestError(413, error.message, { field: error.field, limit: error.limit });
+      }
       throw error;
     }
   }
 
-  private async route({ method, url, body }: ApiRequest): Promise<ApiResponse> {
+  private async route({ method, url, body: read, chunks }: ApiRequest): Promise<ApiResponse> {
     const path = segments(url);
     if (path[0] !== "v1") throw new RequestError(404, `no route ${method} ${url.pathname}; the API is under /v1`);
     const [, head, ns, ...rest] = path;
@@ -88,15 +113,15 @@ export class LedgerApi {
       .filter((x) => x !== "")
       .join("/")}`;
     if (route === "GET health") {
-      return ok({ ok: true, ...this.info, namespaces: this.ledger.namespaces().length });
+      return ok({ ok: true, ...this.info, namespaces: this.ledger.namespaces().length, limits: this.limits });
     }
-    if (route === "GET openapi.json") return ok(openApi(this.secured));
+    if (route === "GET openapi.json") return ok(openApi(this.secured, this.limits));
     if (route === "GET namespaces") return ok({ namespaces: this.ledger.namespaces() });
     if (head !== "namespaces" || ns === undefined) throw notFound(method, url);
     const id = rest[1];
     switch (route) {
       case "POST namespaces/:ns/sessions": {
-        const session = parse(SessionSchema, body);
+        const session = parse(this.sessionSchema, await read());
         const added = await this.writes.run(ns, () => this.ledger.add(ns, session));
         return ok(added);
       }
@@ -105,13 +130,13 @@ export class LedgerApi {
         await this.writes.run(ns, () => this.ledger.drop(ns));
         return ok({ dropped: ns });
       case "POST namespaces/:ns/search": {
-        const q = parse(SearchSchema, body);
+        const q = parse(SearchSchema, await read());
         this.need(ns);
         const hits = await this.ledger.search(ns, q.query, { k: q.k ?? DEFAULT_K, ...(q.at ? { at: q.at } : {}) });
         return ok({ hits });
       }
       case "POST namespaces/:ns/context": {
-        const q = parse(ContextSchema, body);
+        const q = parse(ContextSchema, await read());
         this.need(ns);
         const at = normaliseTime(q.at);
         const hits = await this.ledger.search(ns, q.query, { k: q.k ?? DEFAULT_K, ...(at ? { at } : {}) });
@@ -136,23 +161,21 @@ export class LedgerApi {
         this.memory(ns, id!);
         return ok({ versions: this.ledger.history(ns, id!) });
       case "POST namespaces/:ns/memories/:id/forget": {
-        const options = parse(ForgetSchema, body);
+        const options = parse(ForgetSchema, await read());
         this.memory(ns, id!);
         const retired = await this.writes.run(ns, () => this.ledger.forget(ns, id!, options?.at));
         return ok(retired);
       }
       case "GET namespaces/:ns/export":
         this.need(ns);
-        return ok(this.ledger.export(ns));
+        // Streamed: a namespace has no size limit. Its writes wait until the export is sent.
+        return { status: 200, stream: (write) => this.writes.run(ns, () => this.ledger.exportTo(ns, write)) };
       case "POST namespaces/:ns/import": {
-        const data = parse(ExportSchema, body) as LedgerExport;
-        await this.writes.run(ns, () => this.ledger.import(ns, data));
-        return ok({
-          imported: ns,
-          sessions: data.sessions.length,
-          turns: data.turns.length,
-          memories: data.memories.length,
-        });
+        // Read a record at a time: whatever export wrote imports, whatever its size.
+        const counts = await this.writes.run(ns, () =>
+          this.ledger.importParts(ns, importBodyParts(chunks, this.limits.bodyBytes)),
+        );
+        return ok({ imported: ns, sessions: counts.sessions, turns: counts.turns, memories: counts.memories });
       }
       default:
         throw notFound(method, url);

@@ -15,14 +15,16 @@ import {
   readJsonBody,
   requireJson,
   sendJson,
+  sendStream,
 } from "../../util/http-server.ts";
 import { log } from "../../util/log.ts";
 import type { Ledger } from "../ledger.ts";
 import { LedgerApi, type ServiceInfo } from "./api.ts";
+import { DEFAULT_MAX_BODY } from "./limits.ts";
+
+export { DEFAULT_MAX_BODY, DEFAULT_SERVICE_LIMITS } from "./limits.ts";
 
 export const DEFAULT_SERVICE_PORT = 4180;
-/** Default cap on a request body: imports carry whole namespaces. */
-export const DEFAULT_MAX_BODY = 32 * 1024 * 1024;
 
 export interface LedgerServiceOptions {
   ledger: Ledger;
@@ -61,16 +63,22 @@ async function handle(
     }
     const url = new URL(req.url ?? "/", "http://ledger.invalid");
     const method = req.method ?? "GET";
-    let body: unknown;
-    if (method === "POST") {
-      requireJson(req);
-      body = await readJsonBody(req, options.maxBody ?? DEFAULT_MAX_BODY);
-    }
-    const out = await api.handle({ method, url, body });
+    if (method === "POST") requireJson(req);
+    const out = await api.handle({
+      method,
+      url,
+      body: () => readJsonBody(req, options.maxBody ?? DEFAULT_MAX_BODY),
+      chunks: req,
+    });
     status = out.status;
-    sendJson(res, out.status, out.body, HEADERS);
+    if (out.stream) await sendStream(res, out.status, "application/json; charset=utf-8", out.stream, HEADERS);
+    else sendJson(res, out.status, out.body, HEADERS);
   } catch (error) {
-    if (error instanceof RequestError) {
+    if (res.headersSent) {
+      // Part of a streamed answer is out: the connection is cut, so the client sees it unfinished.
+      log.error(`serve: ${req.method} ${req.url}: cut short: ${(error as Error).message}`);
+      res.destroy();
+    } else if (error instanceof RequestError) {
       status = error.status;
       sendJson(res, error.status, { error: error.message, ...error.detail }, HEADERS);
     } else {
@@ -86,6 +94,6 @@ async function handle(
 export function startLedgerService(options: LedgerServiceOptions): Promise<Listening> {
   const host = options.host ?? DEFAULT_HOST;
   const hosts = allowedHosts(host);
-  const api = new LedgerApi(options.ledger, options.info, Boolean(options.token));
+  const api = new LedgerApi(options.ledger, options.info, Boolean(options.token), options.maxBody ?? DEFAULT_MAX_BODY);
   return listen((req, res) => void handle(req, res, api, hosts, options), host, options.port ?? DEFAULT_SERVICE_PORT);
 }
