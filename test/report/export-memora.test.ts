@@ -21,10 +21,12 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { criterionSatisfied, criterionVote } from "../../src/benchmarks/memora/score.ts";
 import { exportOfficial } from "../../src/report/official/export.ts";
 import type { EvalReportFile, EvalResultsFile } from "../../src/report/official/memora.ts";
-import { loadRun } from "../../src/report/run-data.ts";
+import { loadRun, type RunData } from "../../src/report/run-data.ts";
 import { startRun } from "../../src/run/runner.ts";
+import { scoreRun } from "../../src/score/score-run.ts";
 import { fixture, sharedDataset, skipUnless } from "../support/shared-data.ts";
 import { tempDir } from "./sample-runs.ts";
 
@@ -332,4 +334,201 @@ describe("Memora export", () => {
     assert.ok(rep.detailed_results.every((q) => q.evaluation_questions.every((c) => c.evaluation_result === null)));
     assert.deepEqual(aggregatorRow(join(target, BASE, "eval_report_20260203_040506.json"), rep).cells, {});
   });
+});
+
+/**
+ * An export of a run scored with `failed_verdicts=code`: three scripted judges
+ * reply with JSON verdicts (y, n), with prose membench cannot parse but the
+ * released parser reads (Y "Yes, it is there." → yes; N "It is not mentioned."
+ * → no; U "Perhaps." → unclear, a vote for neither), or not at all (X: no
+ * script rule, so the call fails and the judge is left out). Votes per
+ * criterion under the released rule, by hand:
+ *
+ * | criterion (expected) | a b c | votes | met | under worst |
+ * | meeting title (yes) | y Y n | yes yes no | 2/3 met | 1/3 not met |
+ * | agenda items (yes) | y U X | yes unclear | 1/2 not met | not met |
+ * | key decisions (yes) | y y X | yes yes | met | met |
+ * | deleted agenda (no) | N N y | no no yes | met | not met |
+ * | coffee goal (yes) | X X X | none | not met | not met |
+ * | spending amount (yes) | n Y Y | no yes yes | met | not met |
+ * | under budget (yes) | y y y | | met | met |
+ * | food total (yes) | U U y | unclear unclear yes | not met | not met |
+ * | Le Guin, both book questions (yes) | y y y | | met | met |
+ * | Jules Verne, both book questions (no) | n N X | no no | met | not met |
+ *
+ * Per question: notes MP 2/3, FA 1/1 → FAMA 2/3; coffee MP 2/3; food 0;
+ * each book question MP 1/1, FA 1/1 → 1. Pooled MPA 6/9, FAA 3/3, overall 9/12;
+ * under `worst` the same replies give MPA 4/9 and FAA 0/3.
+ */
+type Verdict = Parameters<typeof criterionVote>[0];
+
+describe("Memora export of a run scored with failed_verdicts=code", () => {
+  const out = tempDir();
+  const JUDGES = ["judge-a", "judge-b", "judge-c"];
+  const VOTES: Array<[string, string]> = [
+    ["meeting title", "yYn"],
+    ["agenda items: Confirm loan", "yUX"],
+    ["key decisions information", "yyX"],
+    ["deleted agenda items: Rotate", "NNy"],
+    ["coffee budget goal of \\$25", "XXX"],
+    ["actual spending amount", "nYY"],
+    ["UNDER BUDGET", "yyy"],
+    ["total food spending amount", "UUy"],
+    ["preference for Ursula", "yyy"],
+    ["preference for Jules Verne", "nNX"],
+  ];
+  const REPLIES: Record<string, unknown> = {
+    y: { answer: "yes", reason: "it is there" },
+    n: { answer: "no", reason: "not there" },
+    Y: "Yes, it is there.",
+    N: "It is not mentioned.",
+    U: "Perhaps.",
+  };
+  const script = join(out, "code.jsonl");
+  let run: RunData;
+  let results: EvalResultsFile;
+  let report: EvalReportFile;
+
+  before(async () => {
+    const rules: object[] = [{ role: "answerer", reply: "Here is everything I remember about it." }];
+    for (const [match, votes] of VOTES) {
+      JUDGES.forEach((model, i) => {
+        const v = votes[i]!;
+        if (v !== "X") rules.push({ role: "judge", model, match, reply: REPLIES[v] });
+      });
+    }
+    writeFileSync(script, `${rules.map((r) => JSON.stringify(r)).join("\n")}\n`);
+    const outcome = await startRun({
+      benchmark: "memora",
+      data: fixture("memora"),
+      systems: ["bm25"],
+      out,
+      id: "memora-code",
+      llm: `scripted:${script}`,
+      scoring: { judges: JUDGES, options: { failed_verdicts: "code" } },
+      progress: false,
+    });
+    run = loadRun(outcome.dir);
+    const dir = join(out, "memora-code-files");
+    await exportOfficial(outcome.dir, "memora", dir, NOW);
+    results = json<EvalResultsFile>(join(dir, BASE, "eval_results_20260203_040506.json"));
+    report = json<EvalReportFile>(join(dir, BASE, "eval_report_20260203_040506.json"));
+  });
+  after(() => rmSync(out, { recursive: true, force: true }));
+
+  it("names the rule in the metadata", () => {
+    assert.equal(run.scoring?.options.failed_verdicts, "code");
+    assert.equal(results.metadata.failed_verdicts, "code");
+  });
+
+  it("writes each criterion's votes as the scorer counts them under the released rule", () => {
+    assert.equal(run.scores.length, 5);
+    let criteria = 0;
+    for (const score of run.scores) {
+      const q = results.results.find((r) => r.question_id === score.probeId)!;
+      q.evaluation_questions.forEach((c, i) => {
+        const verdicts = score.verdicts.filter((v) => v.part === `criterion:${i}`) as Verdict[];
+        const votes = verdicts.map((v) => criterionVote(v, "code"));
+        const r = c.evaluation_result!;
+        const what = `${score.probeId} criterion ${i}`;
+        assert.equal(verdicts.length, 3, what);
+        assert.equal(r.is_correct, criterionSatisfied(verdicts, c.expected_answer, "code"), what);
+        assert.equal(r.num_valid_judges, votes.filter((v) => v !== undefined).length, what);
+        assert.equal(r.correct_votes, votes.filter((v) => v === c.expected_answer).length, what);
+        assert.equal(r.is_correct, r.correct_votes > r.num_valid_judges / 2, `${what}: the release's own test`);
+        assert.deepEqual(
+          JUDGES.map((j) => r.per_judge_results[j]?.llm_answer),
+          votes.map((v) => v ?? "error"),
+          what,
+        );
+        criteria++;
+      });
+    }
+    assert.equal(criteria, 12);
+  });
+
+  it("reads prose replies the released way, keeps unclear votes and leaves failed calls out", () => {
+    const notes = results.results.find((r) => r.question_id === "content_meeting_notes_5_meeting_notes_1")!;
+    const [title, agenda, , deleted] = notes.evaluation_questions.map((c) => c.evaluation_result!);
+    assert.deepEqual(
+      JUDGES.map((j) => title!.per_judge_results[j]!.llm_answer),
+      ["yes", "yes", "no"],
+    );
+    assert.equal(title!.is_correct, true, "the prose yes counts: 2 of 3 (worst would say 1 of 3)");
+    assert.match(title!.per_judge_results["judge-b"]!.explanation, /read from the reply's wording: Yes, it is there/);
+    assert.ok(title!.per_judge_results["judge-b"]!.error, "membench still names why it could not parse the reply");
+    assert.deepEqual(
+      JUDGES.map((j) => agenda!.per_judge_results[j]!.llm_answer),
+      ["yes", "unclear", "error"],
+    );
+    assert.deepEqual([agenda!.is_correct, agenda!.num_valid_judges, agenda!.correct_votes], [false, 2, 1]);
+    assert.equal(agenda!.agreement_rate, 0.5);
+    assert.deepEqual([deleted!.is_correct, deleted!.llm_answer, deleted!.correct_votes], [true, "no", 2]);
+    const coffee = results.results.find((r) => r.question_id === "goal_food_expenses_coffee_5_0")!;
+    const goal = coffee.evaluation_questions[0]!.evaluation_result!;
+    assert.deepEqual([goal.is_correct, goal.llm_answer, goal.num_valid_judges], [false, "error", 0]);
+    assert.equal(goal.explanation, "All judges failed");
+  });
+
+  it("gives per-question tallies and FAMA that agree with the run's scores", () => {
+    for (const score of run.scores) {
+      const q = results.results.find((r) => r.question_id === score.probeId)!;
+      close(q.fama, score.metrics.fama!, `${score.probeId} FAMA`);
+      close(q.memory_presence_accuracy, score.metrics.mpa!, `${score.probeId} MPA`);
+      if (score.metrics.faa === undefined) assert.equal(q.forgetting_absence_accuracy, null);
+      else close(q.forgetting_absence_accuracy, score.metrics.faa, `${score.probeId} FAA`);
+    }
+    const fama = Object.fromEntries(results.results.map((q) => [q.question_id, q.fama]));
+    close(fama.content_meeting_notes_5_meeting_notes_1, 2 / 3, "notes");
+    close(fama.goal_food_expenses_coffee_5_0, 2 / 3, "coffee");
+    close(fama.activity_food_total_5, 0, "food total");
+    close(fama.pref_books_general_5, 1, "books general");
+    close(fama.pref_books_authors_5, 1, "books authors");
+  });
+
+  it("pools the ratios over the criteria the scorer counted as met", () => {
+    const o = report.overall_metrics;
+    assert.deepEqual(
+      [o.memory_presence_correct, o.memory_presence_total, o.forgetting_absence_correct, o.forgetting_absence_total],
+      [6, 9, 3, 3],
+    );
+    close(o.memory_presence_accuracy, 6 / 9, "pooled MPA (4/9 under worst)");
+    close(o.forgetting_absence_accuracy, 1, "pooled FAA (0 under worst)");
+    close(o.overall_accuracy, 9 / 12, "overall accuracy");
+    close(o.fama, (100 * (2 / 3 + 2 / 3 + 0 + 1 + 1)) / 5, "mean FAMA × 100");
+    close(report.by_task_type.Reasoning!.memory_presence_accuracy, 2 / 4, "Reasoning pooled MPA");
+    close(report.by_task_type.Reasoning!.fama, (100 * (2 / 3)) / 2, "Reasoning FAMA");
+  });
+
+  // Last: it re-scores the run.
+  for (const [rule, presence, forgetting] of [
+    ["worst", 4, 0],
+    ["drop", 6, 2],
+  ] as const) {
+    it(`applies failed_verdicts=${rule} the scorer's way when the run is re-scored with it`, async () => {
+      await scoreRun(run.dir, { judges: JUDGES, judgeLlm: `scripted:${script}`, options: { failed_verdicts: rule } });
+      const rescored = loadRun(run.dir);
+      const dir = join(out, `memora-${rule}-files`);
+      await exportOfficial(run.dir, "memora", dir, NOW);
+      const mine = json<EvalReportFile>(join(dir, BASE, "eval_report_20260203_040506.json"));
+      assert.equal(mine.metadata.failed_verdicts, rule);
+      for (const score of rescored.scores) {
+        const q = mine.detailed_results.find((r) => r.question_id === score.probeId)!;
+        q.evaluation_questions.forEach((c, i) => {
+          const verdicts = score.verdicts.filter((v) => v.part === `criterion:${i}`) as Verdict[];
+          const votes = verdicts.map((v) => criterionVote(v, rule));
+          const r = c.evaluation_result!;
+          assert.equal(r.is_correct, criterionSatisfied(verdicts, c.expected_answer, rule));
+          assert.equal(r.num_valid_judges, votes.filter((v) => v !== undefined).length);
+          assert.equal(r.is_correct, r.correct_votes > r.num_valid_judges / 2, "the release's own test");
+        });
+      }
+      const o = mine.overall_metrics;
+      assert.deepEqual([o.memory_presence_correct, o.forgetting_absence_correct], [presence, forgetting]);
+      const title = mine.detailed_results[0]!.evaluation_questions[0]!.evaluation_result!;
+      // judge-b's prose reply failed membench's parse: a vote for neither under worst, left out under drop.
+      assert.equal(title.per_judge_results["judge-b"]!.llm_answer, rule === "worst" ? "unclear" : "error");
+      assert.ok(title.per_judge_results["judge-b"]!.error);
+    });
+  }
 });

@@ -1,9 +1,9 @@
 /**
- * LoCoMo loader: one episode per conversation. Reads both layouts
- * (spec/repos.md §7): `locomo10.json`, an array of
+ * LoCoMo loader: one episode per conversation. Reads both layouts:
+ * `locomo10.json` (the single file most harnesses use), an array of
  * `{sample_id, conversation: {...}, qa, ...}`, and the per-conversation files of
- * `data/locomo10.zip` (`26.json`: one flat object with the sessions and `qa`
- * side by side). Observations, session summaries and event summaries are
+ * snap-research/locomo@e76cdff:data/locomo10.zip (`26.json`: one flat object
+ * with the sessions and `qa` side by side). Observations, session summaries and event summaries are
  * generated annotations, not dialogue: they are skipped.
  */
 import { basename } from "node:path";
@@ -84,7 +84,7 @@ function readSessions(
       else if (speaker !== speakers.a) {
         ctx.issue(`speaker "${speaker}" is neither "${speakers.a}" nor "${speakers.b}"`, { ...tw, field: "speaker" });
       }
-      // Captions stay out of the content: the spec does not say the reference evaluation shows them.
+      // Captions stay out of the content: the reference `task_eval/` prompts are not known to show them.
       const meta = compact({
         imgUrl: t.img_url ?? undefined,
         blipCaption: optString(t, "blip_caption", tw),

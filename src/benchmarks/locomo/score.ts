@@ -1,7 +1,8 @@
 /**
  * LoCoMo scoring. The default is the paper's own metric, token F1 per
- * category as the reference script computes it (spec/repos.md §7,
- * spec/anchors.md B.2); no judge is needed:
+ * category as the reference script computes it (arXiv 2402.17753;
+ * snap-research/locomo@9228632, branch `code`: `task_eval/evaluation.py`);
+ * no judge is needed:
  *
  * - multi-hop (1): the answer and the gold are both split on commas; each gold
  *   part takes its best F1 against any answer part; the parts are averaged.

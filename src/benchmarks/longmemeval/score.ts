@@ -1,5 +1,7 @@
 /**
- * LongMemEval scoring (spec/repos.md §6, spec/anchors.md B.1): one yes/no
+ * LongMemEval scoring (arXiv 2410.10813; the reference scripts
+ * xiaowu0162/LongMemEval@9e0b455:src/evaluation/evaluate_qa.py and
+ * `print_qa_metrics.py`): one yes/no
  * judge call per question with a prompt chosen by question type —
  * temporal-reasoning forgives off-by-one counts, knowledge-update accepts the
  * updated answer even beside the old one, single-session-preference is judged

@@ -1,7 +1,8 @@
 /**
  * How MemConflict's released scorer turns a judge reply into metrics when
  * membench's own verdict check refuses it (option `judge_failure=code`;
- * spec/memconflict.md §6.3 "Parsing" and "Rule-based fallback").
+ * TaoZhen1110/MemConflict@17cbc14:Evaluation/eval_scoring.py, its reply parsing
+ * and its rule-based fallback).
  *
  * - A reply holding a JSON object is read field by field, leniently: AA on the
  *   dynamic and static scale is snapped (≥ 0.75 → 1, ≥ 0.25 → 0.5, else 0),
@@ -12,9 +13,8 @@
  *   rule-based fallback from the gold answer and the model's answer alone:
  *   token overlap for AA, marker words for UOCS and CRS, and rank 0.
  *
- * The details the spec summarises (the text normalisation, the stopword list,
- * the marker words, Python's number conversions) follow the released
- * `Evaluation/eval_scoring.py`; the fields are ours (`aa`, `uocs`, `crs`,
+ * The details (the text normalisation, the stopword list, the marker words,
+ * Python's number conversions) follow that file; the fields are ours (`aa`, `uocs`, `crs`,
  * `first_support_rank`), as our judge template asks for them.
  */
 import { pythonFloat, pythonInt } from "../../score/python-values.ts";

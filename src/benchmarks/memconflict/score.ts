@@ -1,12 +1,13 @@
 /**
- * MemConflict scoring (spec/memconflict.md §6). One judge call per question
+ * MemConflict scoring (arXiv 2605.20926 §3.6, §4.5; the released scorer
+ * TaoZhen1110/MemConflict@17cbc14:Evaluation/eval_scoring.py). One judge call per question
  * reads the answer and the numbered top-5 retrieved list and returns answer
  * accuracy, the first supporting rank and the type's diagnostic (UOCS for
  * dynamic, CRS for static). SEH@K and SRS@K for K = 2, 3, 5 all come from that
  * one rank, as in the released scorer; the answerer only ever saw the top 3.
  *
  * AA scale: the paper's Eq. (11) is binary, the released code gives 0 / 0.5 /
- * 1 for dynamic and static (§11.3). The judge always grades on the code's
+ * 1 for dynamic and static (`eval_scoring.py`'s prompts). The judge always grades on the code's
  * scale so a stored verdict serves both; option `aa=paper` (default) counts a
  * half-credit verdict as wrong, `aa=code` keeps 0.5. Conditional AA is binary
  * in both, so a stray 0.5 there is not credit.
@@ -14,7 +15,8 @@
  * Everything is reported per conflict type and as the macro mean over the
  * types present ("Average" in the paper); EUG = SEH@3 − AA; each wrong answer
  * (AA = 0 after the scale is applied) is a retrieval failure when the judge
- * found no support in the top 3, else a utilisation failure (§6.1).
+ * found no support in the top 3, else a utilisation failure (paper §4.5.2,
+ * Fig. 8).
  */
 import { z } from "zod";
 import type { Probe } from "../../core/model.ts";
@@ -35,7 +37,7 @@ import { BENCHMARK_ID, type ConflictKind } from "./format.ts";
 import { fallbackVerdict, type ReleasedVerdict, releasedVerdict } from "./released-judge.ts";
 
 export const CONFLICT_KINDS: readonly ConflictKind[] = ["dynamic", "static", "conditional"];
-/** Depths of the K sweep (spec §6.2); the judge sees the top 5 once. */
+/** Depths of the K sweep (`eval_scoring.py`'s `WHITE_BOX_TOP_K_VALUES`); the judge sees the top 5 once. */
 export const SUPPORT_KS = [2, 3, 5] as const;
 export const JUDGE_DEPTH = 5;
 /** The depth EUG and the failure split use (the answerer's context). */

@@ -1,7 +1,8 @@
 /**
- * How Memora's released evaluator reads one judge reply (spec/memora.md §6.2
- * "Robust parsing"; the details the spec leaves out were read from the
- * released `evals/model_eval/model_based_evaluator.py`, `_parse_judge_response`).
+ * How Memora's released evaluator reads one judge reply (arXiv 2604.20006
+ * §4.2 describes the robust parsing; the details are from the released
+ * geniesinc/Memora@a6493188:evals/model_eval/model_based_evaluator.py,
+ * `_parse_judge_response`).
  * Used by `failed_verdicts=code` only: membench's own rule is that a reply it
  * cannot parse is a failure, never a vote inferred from its wording.
  *

@@ -1,6 +1,7 @@
 /**
  * Memora's official on-disk format → Dataset. One episode per
- * `<duration>/<persona>/` folder (spec/memora.md §3.2, §9); the field-level
+ * `<duration>/<persona>/` folder of the release (geniesinc/Memora@a6493188:
+ * `data/<period>/<persona>/`; arXiv 2604.20006 App. A–B); the field-level
  * mapping and the quirks it tolerates are in docs/data/memora.md.
  */
 import { ConfigError } from "../../core/errors.ts";

@@ -6,10 +6,12 @@
  * measured on memory-evidence sessions and stale@k on forgetting-evidence ones.
  *
  * Two quirks of the released harness can be reproduced (options of the
- * scorer, `stage: "answer"`, spec §11.5–6): `user_agent=drop` keeps the
- * user's turns out of the history, as Track 1's context builder does with the
- * release's `user_agent` speaker; `question_date=omit` never tells the
- * system or the answerer the question's date, as neither released track does.
+ * scorer, `stage: "answer"`): `user_agent=drop` keeps the user's turns out of
+ * the history, as Track 1's context builder (`build_conversation_context` in
+ * `evals/model_eval/model_based_evaluator.py`) does with the release's
+ * `user_agent` speaker; `question_date=omit` never tells the system or the
+ * answerer the question's date, as neither released track does (both read a
+ * `session_date` the questions do not have).
  */
 import type { Episode } from "../../core/model.ts";
 import { makeProtocol, type ProtocolOptions } from "../../run/protocol.ts";

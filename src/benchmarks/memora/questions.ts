@@ -149,7 +149,7 @@ export function readQuestions(root: Rec, fc: QuestionFileContext, ctx: LoadConte
 
       const question = reqString(q, "question", where);
       if (!question.trim()) throw new DataError("empty", { ...where, field: "question" });
-      // The release names it question_date; the harness reads session_date (spec §11.6).
+      // The release names it question_date; the harness reads session_date (`model_based_evaluator.py`).
       const time = dayOf(q, "question_date", where) ?? dayOf(q, "session_date", where) ?? fc.endDate;
       const kind = kindOf(q, questionId, task, where, ctx);
       const template = questionId ? questionTemplate(questionId) : undefined;

@@ -1,10 +1,12 @@
 /**
- * Memora scoring (spec/memora.md §6). Every rubric criterion of a question is
- * put to every judge as its own yes/no question about the answer; a majority
+ * Memora scoring (arXiv 2604.20006 §4.2, App. C.1; the released
+ * geniesinc/Memora@a6493188:evals/model_eval/model_based_evaluator.py).
+ * Every rubric criterion of a question is put to every judge as its own
+ * yes/no question about the answer; a majority
  * vote says whether the answer met it. Per question that gives MPA (presence
  * criteria met), FAA (forgetting criteria met) and FAMA, which takes MPA down
  * by the share of forgetting criteria the answer broke. The paper's tables are
- * means over a task × duration cell, ×100 (§6.1, §7).
+ * means over a task × duration cell, ×100 (the paper's Tables 3–5).
  */
 import { z } from "zod";
 import { ConfigError } from "../../core/errors.ts";
@@ -46,7 +48,7 @@ export interface FamaScore {
 }
 
 /**
- * FAMA of one question (spec §6.1), with the released code's edge cases: no
+ * FAMA of one question (paper §4.2), with the released code's edge cases (`fama_score`): no
  * presence criteria → MPA 0 (so FAMA 0); no forgetting criteria → FAA 1 and
  * λ 0 (so FAMA = MPA); no criteria at all → 0.
  */

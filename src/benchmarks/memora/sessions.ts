@@ -100,7 +100,7 @@ export function readSession(file: SessionFile, persona: string, ctx: LoadContext
   if (sessionType !== undefined && !SESSION_TYPES.has(sessionType)) {
     ctx.warn(`unknown session_type "${sessionType}"`, { ...where, field: "session_type" });
   }
-  // Goal sessions say "add" even for updates; the real operation is in `actual_operation` (spec §11).
+  // Goal sessions say "add" even for updates; the real operation is in `actual_operation` (as released).
   const details = rec.operation_details;
   const actual =
     details && typeof details === "object" ? (details as Record<string, unknown>).actual_operation : undefined;
@@ -172,7 +172,7 @@ function ranges(numbers: number[]): string {
 
 /**
  * The release numbers sessions 1..N with one file each, and the question ids
- * end in N (spec §3.2). A missing file changes what a system is shown, so it
+ * end in N (the release's `conversations/session_NNNN.json`). A missing file changes what a system is shown, so it
  * is an issue: a gap in the numbers, or files that stop before the question point.
  */
 export function checkSessionFiles(numbers: number[], askedAfter: number | undefined, dir: string, ctx: LoadContext) {

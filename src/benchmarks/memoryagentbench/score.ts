@@ -1,8 +1,10 @@
 /**
- * MemoryAgentBench scoring (spec/memoryagentbench.md §5): string metrics with
- * SQuAD-style normalisation, strict classification accuracy, movie
- * recommendation Recall@k, the LongMemEval-style yes/no judge, the three-call
- * summary judge, and the paper's Table 3 roll-up (§5.6, §6.1).
+ * MemoryAgentBench scoring (arXiv 2507.05257 Table 3, App. B; the released
+ * HUST-AI-HYZ/MemoryAgentBench@455306d: `utils/eval_other_utils.py` and
+ * `llm_based_eval/`): string metrics with SQuAD-style normalisation, strict
+ * classification accuracy, movie recommendation Recall@k, the LongMemEval-style
+ * yes/no judge, the three-call summary judge, and the paper's Table 3 roll-up
+ * (unweighted means, checked against Table 3's own numbers).
  *
  * Per-probe metric keys: the probe's paper metric (`subem`, `em`, `recall@5`,
  * `accuracy` for the LongMemEval judge, `sum_f1` for the summary judge) plus
@@ -121,7 +123,7 @@ function keysOf(source: MabSource | undefined): string[] {
   }
 }
 
-// ---------------------------------------------------------------- string metrics (§5.1, §5.2)
+// ------------------------------ string metrics (`eval_other_utils.py`: `calculate_metrics`, `post_process`)
 
 /** Each string metric over several readings of the output (raw, parsed), the best reading per metric. */
 export function stringMetrics(readings: readonly string[], golds: readonly string[]): Record<string, number> {
@@ -155,7 +157,7 @@ export function eventqaRecall(output: string, golds: readonly string[]): number 
   return golds.length > 0 && golds.every((g) => raw.includes(g.toLowerCase())) ? 1 : 0;
 }
 
-// ---------------------------------------------------------------- movie recommendation (§5.3)
+// ------------------------------ movie recommendation (`eval_other_utils.py`: `_process_recsys_dataset`)
 
 /** A movie name as the reference compares it: last path segment, separators to spaces, no parentheses, lowercased. */
 export function cleanMovieName(raw: string): string {
@@ -305,7 +307,7 @@ export function recsysRecall(output: string, golds: readonly string[], catalog?:
   return { ok: true, recall };
 }
 
-// ---------------------------------------------------------------- judges (§5.4, §5.5)
+// ------------ judges (`llm_based_eval/longmem_qa_evaluate.py`, `summarization_evaluate.py`; paper App. B.3.2)
 
 /** LongMemEval-style verdict: one yes/no decision on the answer. */
 
@@ -514,7 +516,7 @@ export async function scoreMabProbe({ record, probe, episode }: ScoreInput, ctx:
   };
 }
 
-// ---------------------------------------------------------------- aggregation (§5.6)
+// ---------------------------------------------------------------- aggregation (paper Table 3)
 
 const TABLE7_OF: Record<string, (typeof TABLE7_COLUMNS)[number]> = {
   icl_banking77_5900shot_balance: "BANKING77",
@@ -590,7 +592,7 @@ export function datasetColumns(bySource: Readonly<Record<string, number>>, mode:
   return cells;
 }
 
-/** The competency averages and the overall mean from Table 3's dataset columns (§5.6: unweighted means). */
+/** The competency averages and overall mean from Table 3's dataset columns: unweighted, as its numbers show. */
 export function withAverages(
   columns: Readonly<Record<string, number | null | undefined>>,
   mode: AverageMode = "complete",

@@ -33,7 +33,7 @@ export const TOPIC_NAMES: Readonly<Record<string, string>> = {
   Travel_Planning: "Travel Planning",
 };
 
-/** Memory `type` in the data → the paper's memory type (§2.5). */
+/** Memory `type` in the data → the paper's memory type (arXiv 2601.06966 App. A.1.2). */
 export const MEMORY_TYPES: Readonly<Record<string, string>> = {
   Dynamic: "Project State",
   Static: "Persona",

@@ -1,5 +1,7 @@
 /**
- * RealMem scoring (spec/realmem.md §6.2–6.3): two judge calls per query.
+ * RealMem scoring (arXiv 2601.06966 Figures 5 and 6, the judge prompts; the
+ * released AvatarMemory/RealMemBench@67afd08:eval/compute_llm_metrics_for_realmem.py):
+ * two judge calls per query.
  *
  * - QA (0–3): the answer against the gold memory (the user's latest state) and
  *   the gold reply.
@@ -8,7 +10,8 @@
  *   reply cites no memory, as in the reference harness.
  *
  * Overall numbers are micro-averages over queries: the paper's Tables 4 and 12
- * reproduce Table 2 only with query-count weights (spec §6.3), which is what a
+ * reproduce Table 2 only with query-count weights (e.g. MemoryOS:
+ * (0.505·845 + 0.468·570)/1415 = 0.490), which is what a
  * plain mean over probe scores gives. Every score is reported raw and on the
  * paper's 0–1 scale (QA/3, Helpful/2), since the paper never states its scaling.
  */
@@ -328,7 +331,7 @@ export const realmemScorer: BenchmarkScorer = {
     },
   },
   scoreProbe,
-  // Micro-average over queries, as the paper's numbers are (spec §6.3), not the repo's per-persona means.
+  // Micro-average over queries, as the paper's Tables 2, 4 and 12 are, not the repo's per-persona means.
   aggregate: (scores) => meanMetrics(scores),
   tables: (scores, ctx) => [generationTable(scores, ctx.options), categoryTable(scores), topicTable(scores)],
 };

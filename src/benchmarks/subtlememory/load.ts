@@ -1,6 +1,7 @@
 /**
  * SubtleMemory loader: one episode per persona folder
- * (`history_sessions.json` + `bench_instances.json`, spec/subtlememory.md §3.2).
+ * (`history_sessions.json` + `bench_instances.json`, as released in
+ * Yummytanmo/SubtleMemory@be80b281:data/subtlememory/persona_<n>/).
  * The path may be a persona folder, one of its two files, or any folder
  * holding persona folders at any depth.
  */
@@ -138,7 +139,8 @@ function readSessions(ctx: LoadContext, file: string): RawSession[] {
       }),
     });
   }
-  // Canonical order per the spec: `order`, then timestamp, then id; sessions lacking a key sort after the rest.
+  // The released converter's order (`subtlememory_converter.py`): `order`, then timestamp, then id;
+  // sessions lacking a key sort after the rest.
   return out.sort(
     (a, b) =>
       (a.order ?? Number.POSITIVE_INFINITY) - (b.order ?? Number.POSITIVE_INFINITY) ||
@@ -206,7 +208,7 @@ function readProbes(ctx: LoadContext, file: string): { probes: ProbeInput[]; per
     const labels = readLabels(ctx, rec, where);
     const evidence = strings(reqArray(rec, "session_ids", where), where, "session_ids");
     personaId ??= optString(rec, "persona_id", where);
-    // The judge shows the persona only for user-related cases (spec §10.1 Judge).
+    // The judge shows the persona only for user-related cases (the released `llm_judge.py`).
     const persona = labels.source === "user-related" ? optString(rec, "persona_str", where) : undefined;
     const shared = compact({
       instanceId: id,

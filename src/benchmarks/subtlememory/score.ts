@@ -1,13 +1,15 @@
 /**
- * SubtleMemory scoring (spec/subtlememory.md §6).
+ * SubtleMemory scoring (arXiv 2606.05761 §3.1, §4, App. C.1; the released judge
+ * Yummytanmo/SubtleMemory@be80b281:evaluation/src/evaluators/llm_judge.py with
+ * its prompts in `evaluation/config/prompts.yaml`).
  *
  * - Per question, a binary CORRECT/WRONG judge sees the question, the answer,
  *   the accepted and the known-wrong reference answers, the case, its facts,
  *   the relation labels with relation- and source-specific guidance, and the
- *   persona for user-related questions only (§6.2).
+ *   persona for user-related questions only (paper App. C.1.3; `llm_judge.py`).
  * - Before any judge call, the reference code's bypass: an answer equal to an
  *   accepted reference once whitespace is collapsed and case folded is CORRECT,
- *   equal to a known-wrong one is WRONG (§6.2 "Deterministic bypass").
+ *   equal to a known-wrong one is WRONG (`llm_judge.py`).
  * - Two exact-match rates beside accuracy, with no judge: `em`, the released
  *   post-processing's `exact_match` (the answer equals `golden_answer`, the
  *   first accepted reference), and `em_any` (it equals any accepted reference,
@@ -15,8 +17,9 @@
  * - Judges × `--judge-runs` samples are combined by majority; ties and
  *   unparseable verdicts count as WRONG.
  * - Accuracy is a micro average over questions, shown in the paper's columns
- *   ME | AO | Comp | Temp | Ctx | Nu | Contr | All, overall, by source and by topic (§6.1, §7).
- * - The waterfall (§6.3) chains the three settings over the same question ids:
+ *   ME | AO | Comp | Temp | Ctx | Nu | Contr | All, overall, by source and by topic
+ *   (paper Tables 1 and 13; the released `postprocess.py`).
+ * - The waterfall (paper §4, Figure 3) chains the three settings over the same question ids:
  *   S_O = correct under oracle, S_P = S_O ∩ correct under perfect retrieval,
  *   S_D = S_P ∩ correct by default; P_preserve = |S_P|/|S_O|, P_retrieve = |S_D|/|S_P|.
  */

@@ -19,12 +19,23 @@
  * it (an empty task, an unscored question) we write null, which the
  * aggregator skips the same way.
  */
+
+import { join } from "node:path";
 import { loadDataset } from "../../benchmarks/index.ts";
-import { criterionSatisfied, expectedAnswer, type FailedVerdicts } from "../../benchmarks/memora/score.ts";
+import type { ReleasedReading } from "../../benchmarks/memora/judge-reply.ts";
+import {
+  type CriterionVerdict,
+  criterionSatisfied,
+  criterionVote,
+  expectedAnswer,
+  type FailedVerdicts,
+  failedVerdictsOption,
+} from "../../benchmarks/memora/score.ts";
 import { ConfigError } from "../../core/errors.ts";
 import type { Criterion, Probe } from "../../core/model.ts";
 import type { ProbeRecord } from "../../run/record.ts";
 import type { VerdictRecord } from "../../score/judge.ts";
+import { SCORING_FILE } from "../../score/score-run.ts";
 import type { ProbeScore } from "../../score/types.ts";
 import { answerModelName, probeKey, type RunData } from "../run-data.ts";
 import { armFolder } from "./realmem.ts";
@@ -37,7 +48,12 @@ export interface JudgeResult {
   is_correct: boolean;
   confidence: number | null;
   explanation: string;
-  llm_answer: "yes" | "no" | "error";
+  /**
+   * How the run's rule counted the verdict: "error" = left out of the vote,
+   * "unclear" = a vote for neither answer, else the answer it votes for.
+   */
+  llm_answer: "yes" | "no" | "unclear" | "error";
+  /** Why membench could not use the verdict, when it could not (it may still vote, see `llm_answer`). */
   error?: string;
 }
 
@@ -160,11 +176,6 @@ export interface MemoraExport {
 const ratio = (num: number, den: number): number | null => (den > 0 ? num / den : null);
 const tally = (correct: number, total: number): JudgeTally => ({ correct, total, accuracy: ratio(correct, total) });
 
-const answerOf = (v: VerdictRecord): "yes" | "no" | null => {
-  const a = (v.value as { answer?: unknown } | undefined)?.answer;
-  return v.ok && (a === "yes" || a === "no") ? a : null;
-};
-
 /** Judge keys of one criterion's verdicts: the judge's name, `name#k` for its k-th extra sample. */
 function judgeKeys(verdicts: readonly VerdictRecord[]): string[] {
   const seen = new Map<string, number>();
@@ -175,43 +186,61 @@ function judgeKeys(verdicts: readonly VerdictRecord[]): string[] {
   });
 }
 
+type Verdict = VerdictRecord & { value?: CriterionVerdict };
+
+/** One judge's result as the release writes it, with `vote` the run's rule gave the verdict. */
+function judgeResult(v: Verdict, vote: ReleasedReading | undefined, expected: "yes" | "no"): JudgeResult {
+  const cause = v.ok ? undefined : (v.failure ?? "no yes/no answer");
+  if (vote === undefined || vote === "error") {
+    return {
+      is_correct: false,
+      confidence: null,
+      explanation: `Judge error: ${cause ?? "left out of the vote"}`,
+      llm_answer: "error",
+      error: cause ?? "left out of the vote",
+    };
+  }
+  const explanation =
+    v.ok && v.value
+      ? v.value.reason
+      : v.reply !== undefined
+        ? `Not parsed (${cause}); read from the reply's wording: ${v.reply.slice(0, 200)}`
+        : `Judge error: ${cause}; counted as a vote for neither answer`;
+  return {
+    is_correct: vote === expected,
+    confidence: null,
+    explanation,
+    llm_answer: vote,
+    ...(cause === undefined ? {} : { error: cause }),
+  };
+}
+
+/**
+ * A criterion's result from its verdicts. Each verdict votes as the scorer's
+ * `criterionVote` says under the run's rule, and `is_correct` is the scorer's
+ * `criterionSatisfied`, so the file's counts agree with the run's scores:
+ * `is_correct` is `correct_votes > num_valid_judges / 2`, as released.
+ */
 function judged(
   verdicts: readonly VerdictRecord[],
   expected: "yes" | "no",
   failed: FailedVerdicts,
   judges: number,
 ): EvaluationResult {
-  const keys = judgeKeys(verdicts);
-  const answers = verdicts.map(answerOf);
+  const mine = verdicts as readonly Verdict[];
+  const keys = judgeKeys(mine);
+  const votes = mine.map((v) => criterionVote(v, failed));
   const perJudge: Record<string, JudgeResult> = {};
-  verdicts.forEach((v, i) => {
-    const answer = answers[i];
-    perJudge[keys[i]!] = answer
-      ? {
-          is_correct: answer === expected,
-          confidence: null,
-          explanation: (v.value as { reason?: string } | undefined)?.reason ?? "",
-          llm_answer: answer,
-        }
-      : {
-          is_correct: false,
-          confidence: null,
-          explanation: `Judge error: ${v.failure ?? "no yes/no answer"}`,
-          llm_answer: "error",
-          error: v.failure ?? "no yes/no answer",
-        };
+  mine.forEach((v, i) => {
+    perJudge[keys[i]!] = judgeResult(v, votes[i], expected);
   });
-  const valid = answers.filter((a): a is "yes" | "no" => a !== null);
+  const valid = votes.filter((a) => a !== undefined && a !== "error");
   const yes = valid.filter((a) => a === "yes").length;
-  const no = valid.length - yes;
+  const no = valid.filter((a) => a === "no").length;
   const correctVotes = valid.filter((a) => a === expected).length;
-  const failedCount = verdicts.length - valid.length;
+  const failedCount = mine.filter((v) => !v.ok).length;
   return {
-    is_correct: criterionSatisfied(
-      verdicts as Array<VerdictRecord & { value?: { answer: "yes" | "no"; reason: string } }>,
-      expected,
-      failed,
-    ),
+    is_correct: criterionSatisfied(mine, expected, failed),
     confidence: null,
     explanation: valid.length
       ? `Majority vote: ${correctVotes}/${valid.length} judges agreed with expected answer` +
@@ -417,15 +446,18 @@ function report(results: readonly QuestionResult[], metadata: Record<string, unk
   };
 }
 
-/** The run's option as the exporter can apply it; an option it does not know is reported, not guessed. */
-function failedVerdicts(run: RunData, warnings: string[]): FailedVerdicts {
-  const value = run.scoring?.options.failed_verdicts ?? "worst";
-  if (value === "worst" || value === "drop") return value;
-  warnings.push(
-    `failed_verdicts=${value}: the export's per-criterion is_correct is computed as failed_verdicts=worst; ` +
-      "per-question FAMA is the run's score",
-  );
-  return "worst";
+/** The run's rule for failed verdicts, read by the scorer's own function; a rule it does not know is refused. */
+function failedVerdicts(run: RunData): FailedVerdicts {
+  try {
+    return failedVerdictsOption(run.scoring?.options ?? {});
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    throw new ConfigError(
+      `run ${run.config.id} was scored under a rule the exporter cannot apply (${error.message})`,
+      "failed_verdicts",
+      join(run.dir, SCORING_FILE),
+    );
+  }
 }
 
 export async function memoraFiles(run: RunData, now = new Date()): Promise<MemoraExport> {
@@ -437,7 +469,7 @@ export async function memoraFiles(run: RunData, now = new Date()): Promise<Memor
   const scores = new Map(run.scores.map((s) => [`${s.system}\u0000${s.setting}\u0000${probeKey(s)}`, s]));
   const warnings: string[] = [];
   const judges = run.scoring?.judges ?? [];
-  const ctx: QuestionContext = { failed: failedVerdicts(run, warnings), judges: judges.length, at: now.toISOString() };
+  const ctx: QuestionContext = { failed: failedVerdicts(run), judges: judges.length, at: now.toISOString() };
   const stamp = ctx.at.replace(/[-:]/g, "").replace(/\..*/, "").replace("T", "_");
   const model = answerModelName(run.config);
   const groups = new Map<string, { meta: Record<string, unknown>; results: QuestionResult[] }>();
