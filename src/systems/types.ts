@@ -3,6 +3,7 @@
  * One namespace per episode and run keeps histories isolated.
  */
 import type { Role } from "../core/model.ts";
+import type { SystemInfo } from "./definition.ts";
 
 /** How a system wants history fed to it. The runner splits sessions accordingly. */
 export type Granularity = "turn" | "session" | "batch" | "chunk";
@@ -74,4 +75,8 @@ export interface MemorySystem {
   readback?(ns: string, sessionIds: string[]): Promise<Retrieved[]>;
   answer?(ns: string, probe: ProbeView): Promise<string>;
   close(ns: string): Promise<void>;
+  /** Names and versions to record in the run snapshot (server, SDK, protocol); optional. */
+  info?(): Promise<SystemInfo> | SystemInfo;
+  /** Releases what the instance holds (connections, files) after the run; optional. */
+  dispose?(): Promise<void>;
 }
