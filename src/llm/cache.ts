@@ -7,20 +7,14 @@ import { createHash } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
+import { canonicalJson } from "../util/canonical-json.ts";
 import type { ChatModel, ChatRequest, ChatResult, TokenUsage } from "./types.ts";
 import { DelegatingChatModel } from "./wrap.ts";
 
-export const CACHE_FILE = "llm.sqlite";
+// Shared with the system spec labels; still exported here, where it first lived.
+export { canonicalJson };
 
-/** JSON with object keys sorted and undefined dropped, so equal content gives equal text. */
-export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
-  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? "null" : canonicalJson(v))).join(",")}]`;
-  const entries = Object.entries(value as Record<string, unknown>)
-    .filter(([, v]) => v !== undefined)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
-}
+export const CACHE_FILE = "llm.sqlite";
 
 export function cacheKey(model: Pick<ChatModel, "baseUrl" | "model">, req: ChatRequest): string {
   const content = {
