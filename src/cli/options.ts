@@ -29,3 +29,14 @@ export function untilStopped(): Promise<void> {
     process.on("SIGTERM", stop);
   });
 }
+
+/** Commander's collector of a repeatable flag. */
+export function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
+/** `--system` and `--system-option`, as `run` and `conformance` take them (docs/systems.md). */
+export const SYSTEM_HELP =
+  "a system spec, repeatable or comma-separated: a registered id (bm25, ledger, …; `membench systems` lists them and their options), id#{json options}, label=spec, a module ./my-system.js[#export], package#export, or http:URL[#name] (docs/systems.md)";
+export const SYSTEM_OPTION_HELP =
+  "one option of a system: <label or id>.<key>=<value> (value JSON when it parses, else text; dotted keys nest), repeatable";

@@ -15,13 +15,14 @@ function shapeOf(defaults: Record<string, unknown>): Record<string, z.ZodType> {
   return Object.fromEntries(
     Object.entries(defaults).map(([key, value]) => [
       key,
-      (typeof value === "boolean" ? z.boolean() : number).optional(),
+      (typeof value === "boolean" ? z.boolean() : number).optional().describe(`default ${value}`),
     ]),
   );
 }
 
 const { weights: defaultWeights, ...defaultParams } = DEFAULT_RETRIEVAL;
-const OVERRIDES = z
+/** The overrides' schema: the ledger system's `retrieval` option. */
+export const RETRIEVAL_OVERRIDES = z
   .object({
     ...shapeOf(defaultParams),
     weights: z
@@ -33,7 +34,7 @@ const OVERRIDES = z
 
 /** Validated overrides, or an Error that names the offending key. */
 export function parseRetrievalOverrides(value: unknown): RetrievalOverrides {
-  const parsed = OVERRIDES.safeParse(value);
+  const parsed = RETRIEVAL_OVERRIDES.safeParse(value);
   if (parsed.success) return parsed.data as RetrievalOverrides;
   const issue = parsed.error.issues[0]!;
   const keys = issue.code === "unrecognized_keys" ? issue.keys : [];

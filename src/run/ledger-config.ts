@@ -1,22 +1,19 @@
 /**
- * The ledger's settings as `membench run` and `membench serve` take them:
- * `--ledger-extractor`, `--ledger-retrieval`, `--ledger-query-rewrite`, and the embedder and chat model
- * resolved from flags, environment and config file. Checked before any work
- * starts, with errors that name the flag.
+ * The ledger's own flags. `membench run` keeps `--ledger-extractor`,
+ * `--ledger-retrieval` and `--ledger-query-rewrite` as aliases of
+ * `--system-option ledger.…` (the ledger system's schema checks them like any
+ * option); `membench serve`, which serves one ledger and no other system, still
+ * checks them here. Runs started before systems took options recorded them as
+ * `ledgerExtractor`, `ledgerRetrieval` and `ledgerQueryRewrite`, read here too.
  */
 import { ConfigError } from "../core/errors.ts";
-import { createEmbedder } from "../embed/create.ts";
-import type { Embedder } from "../embed/types.ts";
 import { parseRetrievalOverrides, type RetrievalOverrides } from "../ledger/retrieval-overrides.ts";
-import {
-  type CreateChatModelOptions,
-  createChatModel,
-  type ManagedChatModel,
-  resolveModelSettings,
-} from "../llm/create.ts";
+import { LEDGER_EXTRACTORS, type LedgerExtractorMode } from "../systems/ledger.ts";
 
-export type LedgerExtractorMode = "auto" | "offline" | "llm";
-export const LEDGER_EXTRACTOR_MODES: readonly LedgerExtractorMode[] = ["auto", "offline", "llm"];
+export type { LedgerExtractorMode } from "../systems/ledger.ts";
+export { configuredChatModel, configuredEmbedder } from "./system-context.ts";
+
+export const LEDGER_EXTRACTOR_MODES: readonly LedgerExtractorMode[] = LEDGER_EXTRACTORS;
 
 /** The extractor mode, checked: known, and `llm` only with a model configured. */
 export function checkLedgerExtractorMode(
@@ -62,32 +59,40 @@ export function checkLedgerRetrieval(value: unknown): RetrievalOverrides | undef
   }
 }
 
-/** The embedder named by `spec`, else MEMBENCH_EMBEDDER, else USE-lite; cached, with the model endpoint's settings. */
-export function configuredEmbedder(spec: string | undefined): Promise<Embedder> {
-  const s = resolveModelSettings({});
-  return createEmbedder(spec ?? process.env.MEMBENCH_EMBEDDER ?? "use-lite", {
-    cacheDir: s.cacheDir,
-    baseUrl: process.env.MEMBENCH_EMBED_BASE_URL ?? s.baseUrl,
-    apiKey: s.apiKey,
-  });
+/** The ledger flags of `membench run`, or the fields old run snapshots recorded them in. */
+export interface LedgerFlags {
+  ledgerExtractor?: string;
+  /** JSON text from the command line, or the object an old snapshot holds. */
+  ledgerRetrieval?: unknown;
+  ledgerQueryRewrite?: boolean;
 }
 
-/** The chat model of `--llm` (or the environment and config file), with its retries, limits and cache. */
-export function configuredChatModel(
-  llm: string | undefined,
-  extra: Pick<CreateChatModelOptions, "prices"> = {},
-): ManagedChatModel {
-  const s = resolveModelSettings({ flags: { llm } });
-  return createChatModel({
-    spec: s.spec,
-    baseUrl: s.baseUrl,
-    apiKey: s.apiKey,
-    model: s.model,
-    cacheDir: s.cacheDir,
-    concurrency: s.concurrency,
-    rps: s.rps,
-    timeoutMs: s.timeoutMs,
-    maxRetries: s.maxRetries,
-    ...extra,
-  });
+/** `--ledger-*` as the `--system-option ledger.…` assignments they stand for. */
+export function ledgerAliasOptions(flags: LedgerFlags): string[] {
+  const out: string[] = [];
+  if (flags.ledgerExtractor !== undefined) out.push(`ledger.extractor=${JSON.stringify(flags.ledgerExtractor)}`);
+  if (flags.ledgerRetrieval !== undefined) {
+    const json =
+      typeof flags.ledgerRetrieval === "string" ? flags.ledgerRetrieval : JSON.stringify(flags.ledgerRetrieval);
+    try {
+      JSON.parse(json);
+    } catch (error) {
+      throw new ConfigError(
+        `expected JSON, got ${JSON.stringify(json)} (${(error as Error).message})`,
+        "ledger-retrieval",
+        "--ledger-retrieval",
+      );
+    }
+    out.push(`ledger.retrieval=${json}`);
+  }
+  if (flags.ledgerQueryRewrite) out.push("ledger.queryRewrite=true");
+  return out;
+}
+
+/**
+ * The options an old run (config.json without `systems`) gave its `ledger`:
+ * empty when it had none. Its extractor was recorded as `auto` by default.
+ */
+export function legacyLedgerOptions(systems: readonly string[], old: LedgerFlags): string[] {
+  return systems.includes("ledger") ? ledgerAliasOptions(old) : [];
 }

@@ -15,25 +15,26 @@ import { ConfigError, SystemError } from "../core/errors.ts";
 import type { Dataset, Episode } from "../core/model.ts";
 import { loadRunData } from "../data/run-data.ts";
 import { unifiedSources } from "../data/unified.ts";
-import type { Embedder } from "../embed/types.ts";
-import type { RetrievalOverrides } from "../ledger/retrieval-overrides.ts";
 import { type UsageSink, withUsageSink } from "../llm/accounting.ts";
 import { type ManagedChatModel, modelConfigured, resolveModelSettings } from "../llm/create.ts";
-import type { ChatModel } from "../llm/types.ts";
 import { checkScoreOptions, type ScoreRunOptions, scoreRun, summarizeRun } from "../score/score-run.ts";
 import { scorerFor } from "../score/scorers.ts";
-import { createSystem } from "../systems/index.ts";
+import type { AnySystemDefinition } from "../systems/options.ts";
+import {
+  disposeSystems,
+  type MadeSystem,
+  makeSystems,
+  type ResolvedSystem,
+  resolveRecorded,
+  resolveSystems,
+  type SystemInput,
+  type SystemRecord,
+} from "../systems/resolve.ts";
+import { applySystemOptions } from "../systems/spec.ts";
 import type { MemorySystem } from "../systems/types.ts";
 import { log } from "../util/log.ts";
 import { PACKAGE_ROOT, packageVersion } from "../util/paths.ts";
-import {
-  checkLedgerExtractorMode,
-  checkLedgerQueryRewrite,
-  checkLedgerRetrieval,
-  configuredChatModel,
-  configuredEmbedder,
-  type LedgerExtractorMode,
-} from "./ledger-config.ts";
+import { type LedgerFlags, legacyLedgerOptions } from "./ledger-config.ts";
 import { startProgress } from "./progress.ts";
 import type { Protocol, ProtocolOptions } from "./protocol.ts";
 import { protocolFor } from "./protocols.ts";
@@ -41,11 +42,24 @@ import { type ProbeRecord, SETTINGS, type Setting, unitId } from "./record.ts";
 import { askAnswerModel, replayUnit } from "./replay.ts";
 import { RunStore, STORE_FILE } from "./store.ts";
 import type { Summary } from "./summary.ts";
+import { configuredChatModel, runSystemContext } from "./system-context.ts";
 
 export interface RunOptions {
   benchmark: string;
   data: string;
-  systems: string[];
+  /**
+   * The systems: `--system` specs (`bm25`, `ledger#{"extractor":"offline"}`,
+   * `./my-system.js`, `pkg#export`, `http:URL`; docs/systems.md), SystemDefinitions,
+   * or MemorySystem instances (an instance cannot be rebuilt from config.json:
+   * resuming its run needs the same instance passed to resumeRun again).
+   */
+  systems: SystemInput[];
+  /** `--system-option label.key=value`, applied in order over the specs' own options. */
+  systemOptions?: string[];
+  /** `--system-concurrency N`: `concurrency` for every system whose schema takes one. */
+  systemConcurrency?: number;
+  /** `--keep-remote`: remote systems leave their users/containers in place at close. */
+  keepRemote?: boolean;
   settings?: Setting[];
   /** At most this many episodes (the first ones, in load order). */
   limit?: number;
@@ -63,17 +77,8 @@ export interface RunOptions {
   llm?: string;
   /** USD per million tokens, for the cost estimate and `--max-cost`. */
   price?: { inputPerMTok: number; outputPerMTok: number };
+  /** `--token-budget`: given to every system's context (full-context's budget unless its own option says). */
   tokenBudget?: number;
-  /**
-   * Who writes the ledger system's memories: `llm` the configured model
-   * (structured output), `offline` the rule-based extractor, `auto` (default) the
-   * model when one is configured.
-   */
-  ledgerExtractor?: LedgerExtractorMode;
-  /** Overrides of the ledger system's retrieval parameters, checked before the run starts. */
-  ledgerRetrieval?: RetrievalOverrides;
-  /** The ledger system has the configured model rewrite each query into extra searches (needs a model). */
-  ledgerQueryRewrite?: boolean;
   progress?: boolean;
   /** Judges, prompts and benchmark options for the scoring that follows the answers. */
   scoring?: ScoreRunOptions;
@@ -81,7 +86,11 @@ export interface RunOptions {
   lenient?: boolean;
 }
 
-export type { LedgerExtractorMode } from "./ledger-config.ts";
+/** How a run's options are recorded: `systems` holds the row labels; each system's spec, options and info are in `RunSnapshot.systems`. */
+export type RecordedRunOptions = Required<Pick<RunOptions, "benchmark" | "data" | "settings">> & {
+  systems: string[];
+} & Omit<RunOptions, "progress" | "systems" | "systemOptions" | "systemConcurrency"> &
+  LedgerFlags;
 
 export interface RunSnapshot {
   id: string;
@@ -90,7 +99,10 @@ export interface RunSnapshot {
   membench: string;
   gitCommit?: string;
   node: string;
-  options: Required<Pick<RunOptions, "benchmark" | "data" | "systems" | "settings">> & Omit<RunOptions, "progress">;
+  /** `options.systems` is the row labels; runs before systems took options also hold `ledgerExtractor`, `ledgerRetrieval`, `ledgerQueryRewrite`. */
+  options: RecordedRunOptions;
+  /** Every system as made: spec, source (absolute module path, package version), options, caps, info(). Absent in older runs. */
+  systems?: SystemRecord[];
   dataFiles: Array<{ path: string; bytes: number; sha256: string }>;
   protocol: Omit<Protocol, "prepare" | "oracle" | "buildContext" | "answerMessages"> & { answerPromptHash: string };
   model: { configured: boolean; detail: string; spec?: string };
@@ -135,15 +147,27 @@ function selectEpisodes(dataset: Dataset, options: RunOptions): Episode[] {
   return episodes;
 }
 
-function warnIfWholeHaystack(protocol: Protocol, episodes: readonly Episode[], systems: readonly string[]): void {
+/**
+ * Warns when a ranked system's depth reaches every unit of the smallest episode:
+ * then retrieval is not being tested. A system tells what one result is through
+ * `info().unit` (`session` compares with sessions; `none` returns nothing);
+ * otherwise turns, the finest unit, are counted.
+ */
+function warnIfWholeHaystack(
+  protocol: Protocol,
+  episodes: readonly Episode[],
+  systems: readonly Pick<MadeSystem, "system" | "record">[],
+): void {
   const minSessions = Math.min(...episodes.map((e) => e.sessions.length));
   const minTurns = Math.min(...episodes.map((e) => e.sessions.reduce((n, s) => n + s.turns.length, 0)));
-  for (const id of systems) {
-    const sessionUnit = id.endsWith("-session");
+  for (const { system, record } of systems) {
+    const unit = record.info?.unit;
+    if (!system.caps.ranked || unit === "none") continue;
+    const sessionUnit = unit === "session";
     const haystack = sessionUnit ? minSessions : minTurns;
-    if (protocol.depth >= haystack && id !== "none" && id !== "full-context") {
+    if (protocol.depth >= haystack) {
       log.warn(
-        `${id}: retrieval depth ${protocol.depth} reaches the whole haystack (${haystack} ${sessionUnit ? "sessions" : "turns"} in the smallest episode); retrieval is not being tested there`,
+        `${record.label}: retrieval depth ${protocol.depth} reaches the whole haystack (${haystack} ${sessionUnit ? "sessions" : "turns"} in the smallest episode); retrieval is not being tested there`,
       );
     }
   }
@@ -191,7 +215,12 @@ export async function startRun(options: RunOptions): Promise<RunOutcome> {
     if (!SETTINGS.includes(s))
       throw new ConfigError(`unknown setting "${s}"; known: ${SETTINGS.join(", ")}`, "setting");
   }
-  if (!options.systems.length) throw new ConfigError("name at least one system", "system", "--system");
+  if (!options.systems?.length) throw new ConfigError("name at least one system", "system", "--system");
+  // Specs, modules and every system's options are checked before the data is read.
+  const resolved = await resolveSystems(options.systems, {
+    systemOptions: options.systemOptions,
+    concurrency: options.systemConcurrency,
+  });
   let bench = getBenchmark(options.benchmark);
   const stamp = new Date().toISOString().replace(/[-:]/g, "").replace(/\..*/, "").replace("T", "-");
   const id = options.id ?? `${bench.id}-${stamp}`;
@@ -205,9 +234,6 @@ export async function startRun(options: RunOptions): Promise<RunOutcome> {
   // A mistyped scoring option would otherwise surface only after every answer was paid for.
   checkScoreOptions(bench.id, options.scoring?.options);
   const protocol = protocolFor(dataset.benchmark)(protocolOptions(options));
-  checkLedgerExtractorMode(options.ledgerExtractor, llm);
-  checkLedgerRetrieval(options.ledgerRetrieval);
-  checkLedgerQueryRewrite(options.ledgerQueryRewrite, llm);
   const { prepare: _p, oracle: _o, buildContext: _b, answerMessages: _a, ...protocolInfo } = protocol;
   const snapshot: RunSnapshot = {
     id,
@@ -221,6 +247,9 @@ export async function startRun(options: RunOptions): Promise<RunOutcome> {
       benchmark: bench.id,
       data: resolve(options.data),
       settings,
+      systems: resolved.map((r) => r.label),
+      systemOptions: undefined,
+      systemConcurrency: undefined,
       progress: undefined,
     } as RunSnapshot["options"],
     dataFiles: await Promise.all(
@@ -230,15 +259,55 @@ export async function startRun(options: RunOptions): Promise<RunOutcome> {
     model: llm,
     embedder: options.embedder,
   };
-  const created = !existsSync(dir);
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, CONFIG_FILE), `${JSON.stringify(snapshot, null, 2)}\n`);
+  // Systems are made before the run directory exists: one that refuses its options
+  // (a model it needs, a server that does not answer) leaves nothing behind.
+  const answerer = createAnswerer(snapshot);
+  let made: MadeSystem[];
   try {
-    return await executeRun(dir, snapshot, dataset, options.progress);
+    made = await makeSystems(resolved, contextOf(snapshot, answerer));
+  } catch (error) {
+    answerer?.close();
+    throw error;
+  }
+  snapshot.systems = made.map((m) => m.record);
+  const created = !existsSync(dir);
+  try {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, CONFIG_FILE), `${JSON.stringify(snapshot, null, 2)}\n`);
+  } catch (error) {
+    answerer?.close();
+    await disposeSystems(made);
+    throw error;
+  }
+  try {
+    return await executeRun(dir, snapshot, dataset, options.progress, { answerer, made });
   } catch (error) {
     if (created) discardUnstarted(dir);
     throw error;
   }
+}
+
+/**
+ * Starts a run and returns its outcome with every probe record: the library's
+ * one call (no progress bar unless asked). `systems` takes specs, definitions
+ * and MemorySystem instances alike.
+ */
+export async function runBenchmark(options: RunOptions): Promise<RunOutcome & { records: ProbeRecord[] }> {
+  const outcome = await startRun({ ...options, progress: options.progress ?? false });
+  return { ...outcome, records: readRecords(outcome.dir) };
+}
+
+/** The systems a snapshot records; a run started before systems took options recorded only ids and the ledger's flags. */
+export function recordedSystems(snapshot: Pick<RunSnapshot, "options" | "systems">): SystemRecord[] {
+  if (snapshot.systems) return snapshot.systems;
+  const ids = snapshot.options.systems;
+  const specs = ids.map((id) => ({ label: id, id, options: {} as Record<string, unknown> }));
+  return applySystemOptions(specs, legacyLedgerOptions(ids, snapshot.options)).map((s) => ({
+    label: s.label,
+    spec: s.label,
+    source: { kind: "registered", id: s.id },
+    options: s.options,
+  }));
 }
 
 /**
@@ -295,8 +364,16 @@ function discardUnstarted(dir: string): void {
   }
 }
 
+export interface ResumeOptions {
+  progress?: boolean;
+  /** The definitions and MemorySystem instances the run was started with, where config.json cannot rebuild them. */
+  systems?: Array<AnySystemDefinition | MemorySystem>;
+}
+
 /** Finishes a run whose process died or was stopped: finished units are kept, the rest redone. */
-export async function resumeRun(dir: string, progress?: boolean): Promise<RunOutcome> {
+export async function resumeRun(dir: string, options: boolean | ResumeOptions = {}): Promise<RunOutcome> {
+  const { progress, systems: given } =
+    typeof options === "boolean" ? { progress: options, systems: undefined } : options;
   const path = join(dir, CONFIG_FILE);
   if (!existsSync(path))
     throw new ConfigError(`no ${CONFIG_FILE} in ${dir}: not a run directory`, "resume", "--resume");
@@ -326,7 +403,9 @@ export async function resumeRun(dir: string, progress?: boolean): Promise<RunOut
       dir,
     );
   }
-  return executeRun(resolve(dir), snapshot, dataset, progress);
+  // Systems are made again from the snapshot only if a unit is left: asking failed answers again needs none.
+  const again = () => resolveRecorded(recordedSystems(snapshot), given ?? []);
+  return executeRun(resolve(dir), snapshot, dataset, progress, undefined, again);
 }
 
 function llmStatus(options: RunOptions): RunSnapshot["model"] {
@@ -343,40 +422,25 @@ function createAnswerer(snapshot: RunSnapshot): ManagedChatModel | undefined {
   });
 }
 
-/** The model the ledger system extracts with, if any. */
-function ledgerExtraction(snapshot: RunSnapshot, model: ChatModel | undefined): ChatModel | undefined {
-  if (!snapshot.options.systems.includes("ledger")) return undefined;
-  const mode = checkLedgerExtractorMode(snapshot.options.ledgerExtractor, snapshot.model);
-  const use = mode === "offline" ? undefined : model;
-  log.info(
-    use
-      ? `ledger: memories extracted by ${use.id} (--ledger-extractor offline for the rule-based extractor)`
-      : "ledger: memories extracted by the offline rules",
-  );
-  return use;
+/** The context every system of the run gets. */
+function contextOf(snapshot: RunSnapshot, answerer: ManagedChatModel | undefined) {
+  return runSystemContext({
+    embedder: snapshot.options.embedder,
+    llm: snapshot.options.llm,
+    ...(answerer ? { model: answerer } : {}),
+    modelStatus: snapshot.model,
+    tokenBudget: snapshot.options.tokenBudget,
+    keepRemote: snapshot.options.keepRemote,
+  });
 }
 
-async function buildSystems(snapshot: RunSnapshot, model?: ChatModel): Promise<Map<string, MemorySystem>> {
-  const needsEmbedder = snapshot.options.systems.some((id) => /^(dense|hybrid|ledger)/.test(id));
-  let embedder: Embedder | undefined;
-  if (needsEmbedder) {
-    embedder = await configuredEmbedder(snapshot.options.embedder);
+/** One line per system that says what it is (its info()), for the log. */
+function logSystems(made: readonly MadeSystem[]): void {
+  for (const { record } of made) {
+    const { unit: _unit, ...info } = record.info ?? {};
+    const parts = Object.entries(info).map(([k, v]) => `${k} ${typeof v === "string" ? v : JSON.stringify(v)}`);
+    if (parts.length) log.info(`${record.label}: ${parts.join("; ")}`);
   }
-  const extractionModel = ledgerExtraction(snapshot, model);
-  const systems = new Map<string, MemorySystem>();
-  for (const id of snapshot.options.systems) {
-    systems.set(
-      id,
-      createSystem(id, {
-        embedder,
-        tokenBudget: snapshot.options.tokenBudget,
-        ...(extractionModel ? { extractionModel } : {}),
-        ...(snapshot.options.ledgerQueryRewrite && model ? { queryModel: model } : {}),
-        ...(snapshot.options.ledgerRetrieval ? { ledgerRetrieval: snapshot.options.ledgerRetrieval } : {}),
-      }),
-    );
-  }
-  return systems;
 }
 
 /** Test hook: SIGKILL this process after N probes, to prove resumability at a fixed checkpoint. */
@@ -390,17 +454,44 @@ function crashHook(): (() => void) | undefined {
   };
 }
 
+/**
+ * Runs the pending units of a run. A new run comes with its answerer and systems
+ * made (`prepared`); a resumed one resolves and makes them here, and only if a
+ * unit is left. Systems made are disposed, and the answerer closed, at the end.
+ */
 async function executeRun(
   dir: string,
   snapshot: RunSnapshot,
   dataset: Dataset,
   progressOn = true,
+  prepared?: { answerer: ManagedChatModel | undefined; made: MadeSystem[] },
+  resolveAgain?: () => Promise<ResolvedSystem[]>,
+): Promise<RunOutcome> {
+  let made = prepared?.made;
+  const answerer = prepared ? prepared.answerer : createAnswerer(snapshot);
+  try {
+    return await executeUnits(dir, snapshot, dataset, progressOn, answerer, async () => {
+      made ??= await makeSystems((await resolveAgain?.()) ?? [], contextOf(snapshot, answerer));
+      return made;
+    });
+  } finally {
+    answerer?.close();
+    await disposeSystems(made ?? []);
+  }
+}
+
+async function executeUnits(
+  dir: string,
+  snapshot: RunSnapshot,
+  dataset: Dataset,
+  progressOn: boolean,
+  answerer: ManagedChatModel | undefined,
+  makeAll: () => Promise<MadeSystem[]>,
 ): Promise<RunOutcome> {
   const options = snapshot.options;
   const protocol = protocolFor(dataset.benchmark)(protocolOptions(options));
   const episodes = selectEpisodes(dataset, options).map((e) => protocol.prepare(e));
   if (!episodes.length) throw new ConfigError("no episodes selected", "episodes");
-  warnIfWholeHaystack(protocol, episodes, options.systems);
   const store = new RunStore(join(dir, STORE_FILE));
   // Every model call is stored with the unit it served as it ends; calls outside any unit go under "".
   const usageOf =
@@ -414,7 +505,6 @@ async function executeRun(
     const reask = failedAnswers(store);
     const pending = store.units().filter((u) => u.state !== "done");
     const byId = new Map(episodes.map((e) => [e.id, e]));
-    const answerer = createAnswerer(snapshot);
     const pendingEpisodes = pending.map((u) => byId.get(u.episodeId)).filter((e): e is Episode => Boolean(e));
     const est = estimate(pendingEpisodes, protocol, 1, options.settings.length);
     est.calls += reask.length;
@@ -458,7 +548,10 @@ async function executeRun(
     };
     await withUsageSink(usageOf(""), async () => {
       if (pending.length) {
-        const systems = await buildSystems(snapshot, answerer);
+        const made = await makeAll();
+        logSystems(made);
+        warnIfWholeHaystack(protocol, episodes, made);
+        const systems = new Map(made.map((m) => [m.record.label, m.system]));
         const progress = startProgress(total, dataset.benchmark, progressOn);
         const costNow = () => {
           const c = spent();

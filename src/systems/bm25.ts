@@ -9,6 +9,8 @@
  * only itself, after the tokeniser in tokenize.ts.
  */
 import MiniSearch from "minisearch";
+import { z } from "zod";
+import type { SystemDefinition } from "./definition.ts";
 import { type Ranker, RetrievalSystem } from "./retrieval-system.ts";
 import { lexicalTokens } from "./tokenize.ts";
 import type { RetrievalUnit, Scored, Unit } from "./units.ts";
@@ -83,3 +85,27 @@ export class Bm25System extends RetrievalSystem {
     return new Bm25Ranker(this.params);
   }
 }
+
+/** BM25's parameters as options (`bm25#{"k1":1.5}`); also hybrid's `bm25` option. */
+export const BM25_OPTIONS = z
+  .object({
+    k1: z.number().nonnegative().optional().describe("term-frequency saturation (default 1.2)"),
+    b: z.number().min(0).max(1).optional().describe("length normalisation, 0 to 1 (default 0.7)"),
+    delta: z
+      .number()
+      .nonnegative()
+      .optional()
+      .describe("BM25+ lower bound of a matching term; 0 gives classic BM25 (default 0.5)"),
+  })
+  .strict();
+
+function bm25Definition(
+  id: string,
+  unit: RetrievalUnit,
+  summary: string,
+): SystemDefinition<z.infer<typeof BM25_OPTIONS>> {
+  return { id, summary, options: BM25_OPTIONS, create: (options) => new Bm25System({ ...options, unit }) };
+}
+
+export const BM25_SYSTEM = bm25Definition("bm25", "turn", "BM25+ over turns (minisearch)");
+export const BM25_SESSION_SYSTEM = bm25Definition("bm25-session", "session", "BM25+ over whole sessions (minisearch)");

@@ -3,9 +3,11 @@
  * is embedded once at ingest, in batches, and kept in memory; a search embeds the
  * query and scores every unit by exact cosine (a dot product, vectors being unit length).
  */
+import { z } from "zod";
 import { ConfigError, SystemError } from "../core/errors.ts";
 import { chunk } from "../embed/batch.ts";
 import { type Embedder, normalizeInPlace } from "../embed/types.ts";
+import type { SystemDefinition } from "./definition.ts";
 import { type Ranker, RetrievalSystem } from "./retrieval-system.ts";
 import type { RetrievalUnit, Scored, Unit } from "./units.ts";
 
@@ -116,3 +118,31 @@ export class DenseSystem extends RetrievalSystem {
     return new DenseRanker(this.embedder, this.id, this.batchSize);
   }
 }
+
+export const DENSE_OPTIONS = z
+  .object({
+    batchSize: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe(`texts per embedder call at ingest (default ${DEFAULT_EMBED_BATCH})`),
+  })
+  .strict();
+
+function denseDefinition(
+  id: string,
+  unit: RetrievalUnit,
+  summary: string,
+): SystemDefinition<z.infer<typeof DENSE_OPTIONS>> {
+  return {
+    id,
+    summary,
+    options: DENSE_OPTIONS,
+    needsEmbedder: () => true,
+    create: async (options, context) => new DenseSystem({ ...options, unit, embedder: await context.embedder() }),
+  };
+}
+
+export const DENSE_SYSTEM = denseDefinition("dense", "turn", "exact cosine over turns");
+export const DENSE_SESSION_SYSTEM = denseDefinition("dense-session", "session", "exact cosine over whole sessions");

@@ -7,8 +7,10 @@
  * The query text is ignored. `k` still caps the number of turns, as the contract
  * says; a runner that wants the whole budget passes `k: Infinity`.
  */
+import { z } from "zod";
 import { ConfigError } from "../core/errors.ts";
 import { countTokens } from "../tokens/count.ts";
+import type { SystemDefinition, SystemInfo } from "./definition.ts";
 import { checkBatch, History, type StoredSession, type StoredTurn } from "./history.ts";
 import { Namespaces } from "./namespaces.ts";
 import { resultLimit } from "./query.ts";
@@ -90,4 +92,28 @@ export class FullContextSystem implements MemorySystem {
   async close(ns: string): Promise<void> {
     this.spaces.close(ns);
   }
+
+  info(): SystemInfo {
+    return { unit: "turn", tokenBudget: this.tokenBudget };
+  }
 }
+
+export const FULL_CONTEXT_OPTIONS = z
+  .object({
+    tokenBudget: z
+      .number()
+      .int()
+      .nonnegative()
+      .optional()
+      .describe(
+        `o200k tokens of turn text returned at most (default: the run's --token-budget, else ${DEFAULT_TOKEN_BUDGET})`,
+      ),
+  })
+  .strict();
+
+export const FULL_CONTEXT_SYSTEM: SystemDefinition<z.infer<typeof FULL_CONTEXT_OPTIONS>> = {
+  id: "full-context",
+  summary: "the long-context baseline: the newest turns within a token budget",
+  options: FULL_CONTEXT_OPTIONS,
+  create: (options, context) => new FullContextSystem({ tokenBudget: options.tokenBudget ?? context.tokenBudget }),
+};

@@ -3,9 +3,11 @@
  * (`hybrid`) or sessions (`hybrid-session`). Each list is cut to max(5k, 50) before
  * fusing, so a unit deep in one list still counts when the other ranks it well.
  */
+import { z } from "zod";
 import type { Embedder } from "../embed/types.ts";
-import { type Bm25Params, Bm25Ranker } from "./bm25.ts";
-import { DEFAULT_EMBED_BATCH, DenseRanker, requireEmbedder } from "./dense.ts";
+import { BM25_OPTIONS, type Bm25Params, Bm25Ranker } from "./bm25.ts";
+import type { SystemDefinition } from "./definition.ts";
+import { DEFAULT_EMBED_BATCH, DENSE_OPTIONS, DenseRanker, requireEmbedder } from "./dense.ts";
 import { type Ranker, RetrievalSystem } from "./retrieval-system.ts";
 import { RRF_K, reciprocalRankFusion } from "./rrf.ts";
 import { type RetrievalUnit, type Scored, topScored, type Unit } from "./units.ts";
@@ -67,3 +69,29 @@ export class HybridSystem extends RetrievalSystem {
     );
   }
 }
+
+export const HYBRID_OPTIONS = DENSE_OPTIONS.extend({
+  bm25: BM25_OPTIONS.optional().describe("the BM25 list's parameters: k1, b, delta"),
+  rrfK: z.number().positive().optional().describe(`reciprocal-rank fusion constant (default ${RRF_K})`),
+}).strict();
+
+function hybridDefinition(
+  id: string,
+  unit: RetrievalUnit,
+  summary: string,
+): SystemDefinition<z.infer<typeof HYBRID_OPTIONS>> {
+  return {
+    id,
+    summary,
+    options: HYBRID_OPTIONS,
+    needsEmbedder: () => true,
+    create: async (options, context) => new HybridSystem({ ...options, unit, embedder: await context.embedder() }),
+  };
+}
+
+export const HYBRID_SYSTEM = hybridDefinition("hybrid", "turn", "bm25 and dense fused by reciprocal rank, over turns");
+export const HYBRID_SESSION_SYSTEM = hybridDefinition(
+  "hybrid-session",
+  "session",
+  "bm25 and dense fused by reciprocal rank, over whole sessions",
+);

@@ -7,16 +7,19 @@
  * stays deterministic); without one, by the offline rules. With a query model,
  * each query is also rewritten into extra searches.
  */
-import { SystemError } from "../core/errors.ts";
+import { z } from "zod";
+import { ConfigError, SystemError } from "../core/errors.ts";
 import type { Embedder } from "../embed/types.ts";
 import { buildContext, memoriesById, renderBody } from "../ledger/context.ts";
 import { LlmExtractor, LlmRelationProposer } from "../ledger/extract/llm.ts";
 import { normaliseTime } from "../ledger/ids.ts";
 import { Ledger, type LedgerOptions } from "../ledger/ledger.ts";
 import { LlmQueryRewriter } from "../ledger/query-rewrite.ts";
+import { RETRIEVAL_OVERRIDES, type RetrievalOverrides } from "../ledger/retrieval-overrides.ts";
 import type { Hit } from "../ledger/types.ts";
 import type { ChatModel } from "../llm/types.ts";
 import { KeyedQueue } from "../util/keyed-queue.ts";
+import type { SystemContext, SystemDefinition, SystemInfo } from "./definition.ts";
 import { checkBatch } from "./history.ts";
 import { resultLimit } from "./query.ts";
 import type { IngestBatch, MemorySystem, Retrieved, SearchQuery, SystemCaps } from "./types.ts";
@@ -47,10 +50,17 @@ export class LedgerSystem implements MemorySystem {
   private readonly open_ = new Set<string>();
   private readonly writes = new KeyedQueue();
   private readonly tokenBudget: number;
+  private readonly described: SystemInfo;
 
   constructor(options: LedgerSystemOptions = {}) {
     this.tokenBudget = options.tokenBudget ?? 4000;
     const model = options.extractionModel;
+    this.described = {
+      unit: "memory",
+      extractor: model ? `llm (${model.id})` : "offline rules",
+      embedder: options.embedder?.id ?? "none (lexical search only)",
+      ...(options.queryModel ? { queryRewrite: `llm (${options.queryModel.id})` } : {}),
+    };
     this.ledger = new Ledger({
       ...(model ? { extractor: new LlmExtractor(model), proposer: new LlmRelationProposer(model) } : {}),
       ...(options.queryModel ? { rewriter: new LlmQueryRewriter(options.queryModel) } : {}),
@@ -150,6 +160,11 @@ export class LedgerSystem implements MemorySystem {
     return out;
   }
 
+  /** Who extracts, who rewrites queries, which embedder: recorded in the run snapshot. */
+  info(): SystemInfo {
+    return { ...this.described };
+  }
+
   /** The rendered context of a search, within the budget, for readers that want it. */
   async context(ns: string, q: SearchQuery, tokenBudget = this.tokenBudget): Promise<string> {
     this.need(ns, "search");
@@ -158,6 +173,63 @@ export class LedgerSystem implements MemorySystem {
     return buildContext(hits, { tokenBudget, ...(at ? { at } : {}) }).text;
   }
 }
+
+export const LEDGER_EXTRACTORS = ["auto", "offline", "llm"] as const;
+export type LedgerExtractorMode = (typeof LEDGER_EXTRACTORS)[number];
+
+export const LEDGER_OPTIONS = z
+  .object({
+    extractor: z
+      .enum(LEDGER_EXTRACTORS)
+      .default("auto")
+      .describe(
+        "who writes the memories: auto (the run's model when one is configured, else the rules), llm (the model; needs one) or offline (the rules)",
+      ),
+    queryRewrite: z
+      .boolean()
+      .default(false)
+      .describe("the model rewrites each query into extra searches (one call per probe; needs a model)"),
+    retrieval: RETRIEVAL_OVERRIDES.optional().describe("overrides of the retrieval parameters (docs/ledger.md)"),
+    vectors: z
+      .boolean()
+      .default(true)
+      .describe("embed turns and memories with the run's --embedder; false searches lexically only"),
+    tokenBudget: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe("token budget of its context() (default: the run's --token-budget, else 4000)"),
+  })
+  .strict();
+
+export type LedgerDefinitionOptions = z.infer<typeof LEDGER_OPTIONS>;
+
+/** An option that calls the model is refused when none is configured, before any unit runs. */
+function needModel(context: SystemContext, option: string, what: string): void {
+  if (!context.modelStatus.configured || !context.model) {
+    throw new ConfigError(`${what} needs a model (${context.modelStatus.detail})`, `ledger.${option}`);
+  }
+}
+
+export const LEDGER_SYSTEM: SystemDefinition<LedgerDefinitionOptions> = {
+  id: "ledger",
+  summary: "membench's own memory engine: extracted memories with time and provenance (docs/ledger.md)",
+  options: LEDGER_OPTIONS,
+  needsEmbedder: (options) => options.vectors,
+  async create(options, context) {
+    if (options.extractor === "llm") needModel(context, "extractor", '"llm"');
+    if (options.queryRewrite) needModel(context, "queryRewrite", "query rewrite");
+    const model = context.modelStatus.configured ? context.model : undefined;
+    return new LedgerSystem({
+      ...(options.vectors ? { embedder: await context.embedder() } : {}),
+      tokenBudget: options.tokenBudget ?? context.tokenBudget,
+      ...(options.extractor !== "offline" && model ? { extractionModel: model } : {}),
+      ...(options.queryRewrite && model ? { queryModel: model } : {}),
+      ...(options.retrieval ? { ledger: { retrieval: options.retrieval as RetrievalOverrides } } : {}),
+    });
+  },
+};
 
 function toRetrieved(hit: Hit, text: string): Retrieved {
   return {

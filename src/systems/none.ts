@@ -3,6 +3,8 @@
  * model's own knowledge. It still keeps track of open namespaces, so a runner bug
  * (ingesting into a namespace it never opened) fails here as it would anywhere.
  */
+import { z } from "zod";
+import type { SystemDefinition, SystemInfo } from "./definition.ts";
 import { checkBatch } from "./history.ts";
 import { Namespaces } from "./namespaces.ts";
 import { resultLimit } from "./query.ts";
@@ -43,4 +45,16 @@ export class NoneSystem implements MemorySystem {
   async close(ns: string): Promise<void> {
     this.spaces.close(ns);
   }
+
+  /** `unit: "none"`: it returns nothing, so no retrieval depth can cover its haystack. */
+  info(): SystemInfo {
+    return { unit: "none" };
+  }
 }
+
+export const NONE_SYSTEM: SystemDefinition<Record<string, never>> = {
+  id: "none",
+  summary: "the empty-context baseline: remembers nothing",
+  options: z.object({}).strict(),
+  create: () => new NoneSystem(),
+};

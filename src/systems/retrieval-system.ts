@@ -6,6 +6,8 @@
  * Ingests into one namespace run one after another, so a session that arrives in
  * several batches is indexed in order; a search waits for the ingests before it.
  */
+
+import type { SystemInfo } from "./definition.ts";
 import { checkBatch, History } from "./history.ts";
 import { Namespaces } from "./namespaces.ts";
 import { resultLimit } from "./query.ts";
@@ -48,6 +50,11 @@ export abstract class RetrievalSystem implements MemorySystem {
       ranker: this.createRanker(),
       tail: Promise.resolve(),
     }));
+  }
+
+  /** `unit`: what one result is, so the runner can tell when its depth covers the whole haystack. */
+  info(): SystemInfo {
+    return { unit: this.unit };
   }
 
   /** A fresh, empty ranker for one namespace. */

@@ -41,7 +41,10 @@ describe("ledger system", () => {
   });
 
   it("passes the conformance kit without an embedder (lexical only)", async () => {
-    await assertConformance(() => createSystem("ledger"));
+    const report = await assertConformance(() => createSystem('ledger#{"vectors":false}'));
+    assert.equal(report.systemId, "ledger");
+    const lexical = await createSystem("ledger", { options: { vectors: false } });
+    assert.equal((lexical as LedgerSystem).info().embedder, "none (lexical search only)");
   });
 
   it("returns session bundles with provenance and memory metadata", async () => {
@@ -122,7 +125,7 @@ describe("ledger system", () => {
           .map((r) => JSON.stringify(r))
           .join("\n"),
       );
-      const run = (id: string, ledgerExtractor?: "offline" | "llm", ledgerQueryRewrite?: boolean) =>
+      const run = (id: string, extractor?: "offline" | "llm", queryRewrite?: boolean) =>
         startRun({
           benchmark: "realmem",
           data: fixture("realmem"),
@@ -132,8 +135,10 @@ describe("ledger system", () => {
           progress: false,
           embedder: "hashing:256",
           llm: `scripted:${script}`,
-          ...(ledgerExtractor ? { ledgerExtractor } : {}),
-          ...(ledgerQueryRewrite ? { ledgerQueryRewrite } : {}),
+          systemOptions: [
+            ...(extractor ? [`ledger.extractor=${extractor}`] : []),
+            ...(queryRewrite ? ["ledger.queryRewrite=true"] : []),
+          ],
         });
       const withModel = await run("auto");
       assert.equal(withModel.failedUnits, 0);
@@ -152,14 +157,20 @@ describe("ledger system", () => {
     }
   });
 
-  it("refuses --ledger-extractor llm or --ledger-query-rewrite without a model before creating the run", async () => {
-    await refusedBeforeRun({ ledgerExtractor: "llm" }, /--ledger-extractor llm needs a model/);
-    await refusedBeforeRun({ ledgerQueryRewrite: true }, /--ledger-query-rewrite needs a model/);
+  it("refuses extractor llm or query rewrite without a model before creating the run", async () => {
+    await refusedBeforeRun(
+      { systemOptions: ["ledger.extractor=llm"] },
+      /ledger\.extractor: "llm" needs a model \(no model name/,
+    );
+    await refusedBeforeRun(
+      { systems: ['ledger#{"queryRewrite":true}'] },
+      /ledger\.queryRewrite: query rewrite needs a model/,
+    );
   });
 
   it("takes retrieval overrides, and refuses an unknown one before creating the run", async () => {
-    const shown = async (ledgerRetrieval?: { memoriesPerHit: number }) => {
-      const system = createSystem("ledger", ledgerRetrieval ? { ledgerRetrieval } : {});
+    const shown = async (retrieval?: { memoriesPerHit: number }) => {
+      const system = await createSystem("ledger", { options: { vectors: false, ...(retrieval ? { retrieval } : {}) } });
       await system.open("n");
       await system.ingest("n", {
         sessionId: "s1",
@@ -174,8 +185,8 @@ describe("ledger system", () => {
     assert.equal(await shown({ memoriesPerHit: 0 }), 0);
 
     await refusedBeforeRun(
-      { ledgerRetrieval: { pullComplement: true } as never },
-      /--ledger-retrieval pullComplement: Unrecognized key.*known: .*pullComplements/,
+      { systemOptions: ["ledger.retrieval.pullComplement=true"] },
+      /ledger\.retrieval\.pullComplement: unknown option of system ledger; known: .*pullComplements/,
     );
   });
 });

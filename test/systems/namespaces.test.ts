@@ -22,14 +22,14 @@ describe("namespaces of the built-in systems", () => {
   for (const id of systemIds()) {
     describe(id, () => {
       it("rejects ingest, search and readback in a namespace never opened", async () => {
-        const system = createSystem(id, { embedder });
+        const system = await createSystem(id, { embedder });
         await assert.rejects(system.ingest("nowhere", SMALL_HISTORY[0]!), isSystemError(id, "ingest"));
         await assert.rejects(system.search("nowhere", { text: "cat", k: 3 }), isSystemError(id, "search"));
         await assert.rejects(system.readback!("nowhere", ["s1"]), isSystemError(id, "readback"));
       });
 
       it("never shows one namespace's data in another", async () => {
-        const system = createSystem(id, { embedder });
+        const system = await createSystem(id, { embedder });
         await ingestAll(system, "a", [SMALL_HISTORY[0]!]);
         await ingestAll(system, "b", [SMALL_HISTORY[1]!]);
         const inB = await system.search("b", { text: "cat named Biscuit", k: 10 });
@@ -39,7 +39,7 @@ describe("namespaces of the built-in systems", () => {
       });
 
       it("forgets everything on close; the namespace must be opened again", async () => {
-        const system = createSystem(id, { embedder });
+        const system = await createSystem(id, { embedder });
         await ingestAll(system, "ep", SMALL_HISTORY);
         await system.close("ep");
         await assert.rejects(system.search("ep", { text: "cat", k: 3 }), isSystemError(id, "search"));
@@ -51,14 +51,14 @@ describe("namespaces of the built-in systems", () => {
   }
 
   it("keeps data when an open namespace is opened again", async () => {
-    const system = createSystem("bm25");
+    const system = await createSystem("bm25");
     await ingestAll(system, "ep", SMALL_HISTORY);
     await system.open("ep");
     assert.equal((await system.search("ep", { text: "Biscuit", k: 3 })).length, 1);
   });
 
   it("rejects a malformed batch or query with a SystemError naming the field", async () => {
-    const system = createSystem("bm25");
+    const system = await createSystem("bm25");
     await system.open("ep");
     const bad = { sessionId: "s1", sessionIndex: 0, turns: [{ id: "", role: "user", content: "x" }] };
     await assert.rejects(system.ingest("ep", bad as never), /turn 0: id must be a non-empty string/);

@@ -2,17 +2,21 @@ import type { Command } from "commander";
 import { benchmarkIds } from "../../benchmarks/index.ts";
 import { realmemRetrievalTable } from "../../benchmarks/realmem/paper.ts";
 import { ConfigError } from "../../core/errors.ts";
+import { ledgerAliasOptions } from "../../run/ledger-config.ts";
 import type { Setting } from "../../run/record.ts";
-import { type LedgerExtractorMode, resumeRun, startRun } from "../../run/runner.ts";
+import { resumeRun, startRun } from "../../run/runner.ts";
 import type { Summary } from "../../run/summary.ts";
 import { markdownTable, retrievalTable } from "../../run/table.ts";
 import { log } from "../../util/log.ts";
-import { jsonOption } from "../options.ts";
+import { collect, SYSTEM_HELP, SYSTEM_OPTION_HELP } from "../options.ts";
 import { LENIENT_HELP, printScores, scoreOptions } from "./score.ts";
 
 interface RunFlags {
   data?: string;
-  system?: string;
+  system?: string[];
+  systemOption?: string[];
+  systemConcurrency?: string;
+  keepRemote?: boolean;
   setting?: string;
   limit?: string;
   episodes?: string;
@@ -58,7 +62,6 @@ function num(v: string | undefined, flag: string): number | undefined {
   return n;
 }
 
-/** A flag whose value is JSON: the parsed value, or an error that names the flag. */
 function contextKind(v: string | undefined): "memory" | "session" | undefined {
   if (v === undefined || v === "memory" || v === "session") return v;
   throw new ConfigError(`expected memory or session, got "${v}"`, "context", "--context");
@@ -108,10 +111,13 @@ export function registerRunCommand(program: Command): void {
     .description("replay a benchmark into memory systems; ingest, retrieve, answer when a model is configured")
     .argument("[bench]", `benchmark id (${benchmarkIds().join(", ")}); omit with --resume`)
     .option("--data <path>", "the benchmark's data: a file or a folder")
+    .option("--system <spec>", `${SYSTEM_HELP}; default bm25`, collect)
+    .option("--system-option <label.key=value>", SYSTEM_OPTION_HELP, collect)
     .option(
-      "--system <ids>",
-      "comma-separated systems: none, full-context, bm25, bm25-session, dense, dense-session, hybrid, hybrid-session, ledger",
+      "--system-concurrency <n>",
+      "requests at once to each remote system (its `concurrency` option, for systems that take one)",
     )
+    .option("--keep-remote", "remote systems keep their users/containers at close, to inspect them")
     .option("--setting <list>", "default, oracle, perfect (comma-separated)", "default")
     .option("--limit <n>", "at most N episodes")
     .option("--episodes <ids>", "only these episode ids (comma-separated)")
@@ -135,21 +141,20 @@ export function registerRunCommand(program: Command): void {
     .option("--depth <k>", "retrieval depth instead of the paper's")
     .option("--context-tokens <n>", "cap on the answerer's context, o200k tokens")
     .option("--context <kind>", "RealMem: memory (top-20 items, default) or session (top-5 whole sessions)")
-    .option("--token-budget <n>", "full-context system: token budget (newest turns kept)")
+    .option("--token-budget <n>", "token budget given to the systems (full-context: newest turns kept)")
     .option("--embedder <spec>", "use-lite | hashing[:DIM] | openai:MODEL | onnx:DIR")
     .option("--llm <spec>", "answer model: openai, openai:MODEL or scripted:FILE")
     .option(
       "--ledger-extractor <mode>",
-      "ledger system: auto (the model when one is configured), llm or offline (rules, no model)",
-      "auto",
+      "alias of --system-option ledger.extractor=<mode>: auto (the model when one is configured), llm or offline (rules)",
     )
     .option(
       "--ledger-retrieval <json>",
-      'ledger system: retrieval overrides, e.g. \'{"pullComplements":true,"weights":{"memoryLexical":1}}\' (docs/ledger.md)',
+      'alias of --system-option ledger.retrieval=<json>, e.g. \'{"pullComplements":true,"weights":{"memoryLexical":1}}\' (docs/ledger.md)',
     )
     .option(
       "--ledger-query-rewrite",
-      "ledger system: the model rewrites each query into extra searches (one call per probe; needs a model)",
+      "alias of --system-option ledger.queryRewrite=true: the model rewrites each query (one call per probe; needs a model)",
     )
     .option("--judges <names>", "judges for the scoring that follows (model names or scripted `model` names)")
     .option("--judge-llm <spec>", "judge model spec (default: the answer model's)")
@@ -161,6 +166,13 @@ export function registerRunCommand(program: Command): void {
     .addHelpText(
       "after",
       `
+Systems and their options: \`membench systems\` lists every registered system
+with its options, types and defaults. Examples:
+  --system bm25-session,hybrid --system 'ledger#{"extractor":"offline"}'
+  --system ./my-system.js --system-option my-system.topK=20
+  --system a=ledger --system 'b=ledger#{"queryRewrite":true}'
+Check your own system first: \`membench conformance --system ./my-system.js\`.
+
 Without a model endpoint the run ingests and retrieves and reports the provenance
 retrieval metrics; answer and judge stages are listed as skipped. Results go to
 <out>/<run id>/: config.json (snapshot), run.sqlite (every probe record), summary.json.
@@ -183,7 +195,17 @@ Environment variables (MEMBENCH_*, OPENAI_*) and the scripted model's JSONL form
         outcome = await startRun({
           benchmark: bench,
           data: flags.data,
-          systems: list(flags.system ?? "bm25"),
+          systems: flags.system?.length ? flags.system : ["bm25"],
+          systemOptions: [
+            ...ledgerAliasOptions({
+              ledgerExtractor: flags.ledgerExtractor,
+              ledgerRetrieval: flags.ledgerRetrieval,
+              ledgerQueryRewrite: flags.ledgerQueryRewrite,
+            }),
+            ...(flags.systemOption ?? []),
+          ],
+          systemConcurrency: num(flags.systemConcurrency, "system-concurrency"),
+          ...(flags.keepRemote ? { keepRemote: true } : {}),
           settings: list(flags.setting) as Setting[],
           limit: num(flags.limit, "limit"),
           episodes: list(flags.episodes),
@@ -203,11 +225,6 @@ Environment variables (MEMBENCH_*, OPENAI_*) and the scripted model's JSONL form
           tokenBudget: num(flags.tokenBudget, "token-budget"),
           embedder: flags.embedder,
           llm: flags.llm,
-          ledgerExtractor: flags.ledgerExtractor as LedgerExtractorMode | undefined,
-          ...(flags.ledgerQueryRewrite ? { ledgerQueryRewrite: true } : {}),
-          ...(flags.ledgerRetrieval !== undefined
-            ? { ledgerRetrieval: jsonOption(flags.ledgerRetrieval, "ledger-retrieval") }
-            : {}),
           progress: flags.progress,
           scoring: scoreOptions(flags),
           ...(flags.lenient ? { lenient: true } : {}),

@@ -1,0 +1,84 @@
+/**
+ * What every system of a run (or of `membench conformance`) gets: the embedder
+ * of `--embedder` made on first use, the run's chat model and its status, the
+ * endpoint, `--token-budget`, `--keep-remote` and a cache folder. Built from
+ * flags, environment and config file; keys stay in memory, never on disk.
+ */
+import { join } from "node:path";
+import { createEmbedder } from "../embed/create.ts";
+import type { Embedder } from "../embed/types.ts";
+import {
+  type CreateChatModelOptions,
+  createChatModel,
+  type ManagedChatModel,
+  resolveModelSettings,
+} from "../llm/create.ts";
+import type { ChatModel } from "../llm/types.ts";
+import { systemContext } from "../systems/context.ts";
+import type { SystemContext } from "../systems/definition.ts";
+
+/** The embedder named by `spec`, else MEMBENCH_EMBEDDER, else USE-lite; cached, with the model endpoint's settings. */
+export function configuredEmbedder(spec: string | undefined): Promise<Embedder> {
+  const s = resolveModelSettings({});
+  return createEmbedder(spec ?? process.env.MEMBENCH_EMBEDDER ?? "use-lite", {
+    cacheDir: s.cacheDir,
+    baseUrl: process.env.MEMBENCH_EMBED_BASE_URL ?? s.baseUrl,
+    apiKey: s.apiKey,
+  });
+}
+
+/** The chat model of `--llm` (or the environment and config file), with its retries, limits and cache. */
+export function configuredChatModel(
+  llm: string | undefined,
+  extra: Pick<CreateChatModelOptions, "prices"> = {},
+): ManagedChatModel {
+  const s = resolveModelSettings({ flags: { llm } });
+  return createChatModel({
+    spec: s.spec,
+    baseUrl: s.baseUrl,
+    apiKey: s.apiKey,
+    model: s.model,
+    cacheDir: s.cacheDir,
+    concurrency: s.concurrency,
+    rps: s.rps,
+    timeoutMs: s.timeoutMs,
+    maxRetries: s.maxRetries,
+    ...extra,
+  });
+}
+
+export interface RunContextInput {
+  /** `--embedder`. */
+  embedder?: string;
+  /** `--llm`. */
+  llm?: string;
+  model?: ChatModel;
+  modelStatus: { configured: boolean; detail: string };
+  tokenBudget?: number;
+  keepRemote?: boolean;
+}
+
+/** The context of a run's systems, from its settings. */
+export function runSystemContext(input: RunContextInput): SystemContext {
+  const s = resolveModelSettings({ flags: { llm: input.llm } });
+  const embedderSpec = input.embedder ?? process.env.MEMBENCH_EMBEDDER;
+  const embedModel = embedderSpec?.startsWith("openai:") ? embedderSpec.slice("openai:".length) : undefined;
+  const chatModel = s.spec.kind === "openai" ? (s.spec.model ?? s.model) : undefined;
+  return systemContext({
+    embedder: () => configuredEmbedder(input.embedder),
+    ...(input.model ? { model: input.model } : {}),
+    modelStatus: input.modelStatus,
+    endpoint: {
+      ...(s.baseUrl ? { baseUrl: s.baseUrl } : {}),
+      ...(s.apiKey ? { apiKey: s.apiKey } : {}),
+      ...(chatModel ? { model: chatModel } : {}),
+      ...((process.env.MEMBENCH_EMBED_BASE_URL ?? s.baseUrl)
+        ? { embedBaseUrl: process.env.MEMBENCH_EMBED_BASE_URL ?? s.baseUrl }
+        : {}),
+      ...(embedModel ? { embedModel } : {}),
+    },
+    ...(input.tokenBudget !== undefined ? { tokenBudget: input.tokenBudget } : {}),
+    ...(input.keepRemote ? { keepRemote: true } : {}),
+    cacheDir: join(s.cacheDir, "systems"),
+  });
+}
