@@ -6,6 +6,7 @@ import { settingsHelp } from "../config/settings.ts";
 import { SCRIPTED_HELP } from "../llm/scripted-model.ts";
 import { configureLogger } from "../util/log.ts";
 import { packageVersion } from "../util/paths.ts";
+import { registerConformanceCommand } from "./commands/conformance.ts";
 import { registerDataCommands } from "./commands/data.ts";
 import { registerDemoCommand } from "./commands/demo.ts";
 import { registerDoctorCommand } from "./commands/doctor.ts";
@@ -14,6 +15,7 @@ import { registerReportCommands } from "./commands/report.ts";
 import { registerRunCommand } from "./commands/run.ts";
 import { registerScoreCommands } from "./commands/score.ts";
 import { registerServeCommand } from "./commands/serve.ts";
+import { registerSystemsCommand } from "./commands/systems.ts";
 import { registerViewCommand } from "./commands/view.ts";
 import { EXIT_OK, EXIT_USAGE, reportError, showErrorStacks } from "./errors.ts";
 
@@ -51,6 +53,8 @@ ${SCRIPTED_HELP}`,
   registerDoctorCommand(program);
   registerDataCommands(program);
   registerRunCommand(program);
+  registerSystemsCommand(program);
+  registerConformanceCommand(program);
   registerScoreCommands(program);
   registerJudgeAgreementCommand(program);
   registerReportCommands(program);

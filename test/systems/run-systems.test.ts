@@ -177,7 +177,6 @@ describe("systems of a run", () => {
         /bm25\.k9: unknown option of system bm25; known: k1, b, delta/,
       ],
       [{ systems: ["./nope.mjs"] }, /does not exist/],
-      [{ systems: ["http://127.0.0.1:9/v1/systems/x"] }, /http systems are not implemented yet/],
       [{ systems: [] }, /name at least one system/],
     ];
     for (const [options, message] of cases) {
