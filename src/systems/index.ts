@@ -115,6 +115,7 @@ export {
   type ConformanceSession,
   runConformance,
 } from "./conformance.ts";
+export { formatConformance, type SystemConformance, systemConformance } from "./conformance-systems.ts";
 export { type SystemContextInput, systemContext } from "./context.ts";
 export { type CreateSystemOptions, createSystem } from "./create.ts";
 export type { ModelEndpoint, SystemContext, SystemDefinition, SystemInfo } from "./definition.ts";
