@@ -48,16 +48,19 @@ export class LedgerSystem implements MemorySystem {
   private readonly writes = new KeyedQueue();
   private readonly tokenBudget: number;
 
-  constructor(options: LedgerSystemOptions = {}) {
+  /** `ledger`: a store made elsewhere to work in (`membench serve`'s), instead of one made from the options. */
+  constructor(options: LedgerSystemOptions = {}, ledger?: Ledger) {
     this.tokenBudget = options.tokenBudget ?? 4000;
     const model = options.extractionModel;
-    this.ledger = new Ledger({
-      ...(model ? { extractor: new LlmExtractor(model), proposer: new LlmRelationProposer(model) } : {}),
-      ...(options.queryModel ? { rewriter: new LlmQueryRewriter(options.queryModel) } : {}),
-      ...options.ledger,
-      path: options.path,
-      embedder: options.embedder,
-    });
+    this.ledger =
+      ledger ??
+      new Ledger({
+        ...(model ? { extractor: new LlmExtractor(model), proposer: new LlmRelationProposer(model) } : {}),
+        ...(options.queryModel ? { rewriter: new LlmQueryRewriter(options.queryModel) } : {}),
+        ...options.ledger,
+        path: options.path,
+        embedder: options.embedder,
+      });
   }
 
   private need(ns: string, operation: string): void {
@@ -88,7 +91,7 @@ export class LedgerSystem implements MemorySystem {
       return Promise.reject(error);
     }
     return this.writes.run(ns, async () => {
-      await this.ledger.add(ns, {
+      const added = await this.ledger.add(ns, {
         sessionId: batch.sessionId,
         sessionIndex: batch.sessionIndex,
         time: batch.time,
@@ -100,6 +103,14 @@ export class LedgerSystem implements MemorySystem {
           ...(t.time !== undefined ? { time: t.time } : {}),
         })),
       });
+      // A store that keeps turns when extraction fails (the service's) still fails the ingest: a retry extracts again.
+      if (added.extractionError) {
+        throw new SystemError(
+          `session ${batch.sessionId}: stored without memories: ${added.extractionError}`,
+          this.id,
+          "ingest",
+        );
+      }
     });
   }
 
