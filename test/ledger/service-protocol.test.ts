@@ -176,6 +176,42 @@ describe("membench serve: the protocol routes share the service's token", () => 
   });
 });
 
+describe("membench serve: a write whose extraction fails", () => {
+  it("keeps the turns but fails the ingest (500, retried by the client), and a retry that extracts succeeds", async () => {
+    let failures = 1;
+    const extractor = {
+      id: "flaky",
+      extract: async () => {
+        if (failures-- > 0) throw new Error("model endpoint down");
+        return [];
+      },
+    };
+    const ledger = new Ledger({ extractor, onExtractionError: "keep-turns" });
+    const service = await startLedgerService({ ledger, info: { store: ":memory:", extractor: "flaky" }, port: 0 });
+    try {
+      const base = `${service.url}v1/systems/ledger`;
+      const call = client(base);
+      await call("POST", "/ns/a/open", {});
+      const failed = await call("POST", "/ns/a/ingest", { batchId: batchIdOf(BATCH), batch: BATCH });
+      assert.equal(failed.status, 500);
+      assert.match(failed.body.error!, /session s1: stored without memories: .*model endpoint down/);
+      // The client's retry of the same batch is applied (the failed attempt did not count) and extracts again.
+      const system = await HttpSystem.connect(base);
+      failures = 1;
+      await system.ingest("a", BATCH);
+      assert.equal(failures, -1, "the client's first attempt failed again (500) and its retry extracted");
+      const turns = (await system.readback("a", ["s1"])).filter((r) => r.kind === "turn");
+      assert.deepEqual(
+        turns.map((t) => t.turnIds),
+        [["t1"], ["t2"]],
+      );
+    } finally {
+      await service.close();
+      ledger.close();
+    }
+  });
+});
+
 /** A system whose ingests wait until the test lets them finish, and which counts them. */
 function gatedSystem() {
   const applied: string[] = [];

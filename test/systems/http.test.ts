@@ -228,6 +228,15 @@ describe("http: transient failures are retried, others are not", () => {
     assert.deepEqual((ingests[1]!.body as { batch: unknown }).batch, BATCH);
   });
 
+  it("retries a refused connection, then names the URL and the cause", async () => {
+    const s = await scripted(ok);
+    await s.close();
+    await rejectsWith(
+      HttpSystem.connect(s.url, { retries: 1 }),
+      /GET http:\/\/127\.0\.0\.1:\d+\/base\/caps: connection failed \(ECONNREFUSED\) \(2 attempts\)/,
+    );
+  });
+
   it("times out a hung request and retries it", async () => {
     const s = await serverFor((_op, n) => (n === 1 ? "hang" : { status: 200, body: { results: [] } }));
     const system = await HttpSystem.connect(s.url, { timeoutMs: 300 });
