@@ -9,9 +9,8 @@ import { readRecords, startRun } from "../../src/run/runner.ts";
 import type { Summary } from "../../src/run/summary.ts";
 import { runConformance } from "../../src/systems/conformance.ts";
 import { HttpSystem, HttpSystemOptionsSchema, httpSystemDefinition } from "../../src/systems/http.ts";
-import { SYSTEMS, type SystemFactory } from "../../src/systems/index.ts";
 import type { IngestBatch } from "../../src/systems/types.ts";
-import { type ChildServer, startPythonExample, systemContext } from "../support/http-system.ts";
+import { type ChildServer, startPythonExample, systemContext, withRegisteredSystem } from "../support/http-system.ts";
 import { fixture } from "../support/shared-data.ts";
 
 const python = spawnSync("python3", ["--version"]).status === 0;
@@ -74,21 +73,20 @@ describe("examples/python-http-system", { skip }, () => {
 
   it("runs the LoCoMo fixture through membench (every unit done, provenance metrics computed)", async () => {
     const out = mkdtempSync(join(tmpdir(), "mb-py-run-"));
-    const table = SYSTEMS as Record<string, SystemFactory>;
     try {
       const definition = httpSystemDefinition(server.url, "keyword-py");
       const system = await definition.create(HttpSystemOptionsSchema.parse({}), systemContext());
-      // startRun takes registry ids on this branch; with instances accepted this is `systems: [system]`.
-      table["keyword-py"] = () => system;
-      const outcome = await startRun({
-        benchmark: "locomo",
-        data: fixture("locomo/locomo10-mini.json"),
-        systems: ["keyword-py"],
-        settings: ["default", "perfect"],
-        out,
-        id: "py",
-        progress: false,
-      });
+      const outcome = await withRegisteredSystem("keyword-py", system, () =>
+        startRun({
+          benchmark: "locomo",
+          data: fixture("locomo/locomo10-mini.json"),
+          systems: ["keyword-py"],
+          settings: ["default", "perfect"],
+          out,
+          id: "py",
+          progress: false,
+        }),
+      );
       assert.equal(outcome.failedUnits, 0);
       const records = readRecords(join(out, "py"));
       assert.equal(records.length, 4 * 2);
@@ -101,7 +99,6 @@ describe("examples/python-http-system", { skip }, () => {
       const row = summary.results.find((r) => r.system === "keyword-py" && r.setting === "default")!;
       assert.equal(typeof row.metrics["recall_any@10"], "number");
     } finally {
-      delete table["keyword-py"];
       rmSync(out, { recursive: true, force: true });
     }
   });

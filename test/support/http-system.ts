@@ -8,6 +8,8 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { SystemContext } from "../../src/systems/definition.ts";
+import { SYSTEMS, type SystemFactory } from "../../src/systems/index.ts";
+import type { MemorySystem } from "../../src/systems/types.ts";
 
 const root = resolve(import.meta.dirname, "../..");
 
@@ -84,4 +86,19 @@ export const PYTHON_EXAMPLE = join(root, "examples/python-http-system/server.py"
 /** The Python example server on a free port. */
 export function startPythonExample(args: string[] = [], env?: NodeJS.ProcessEnv): Promise<ChildServer> {
   return startChildServer("python3", [PYTHON_EXAMPLE, "--port", "0", ...args], /listening on (http:\/\/\S+)/, env);
+}
+
+/**
+ * Runs `fn` with `system` in the registry under `label`, so `startRun({systems: [label]})`
+ * runs that instance. startRun takes registry ids on this branch; once the registry takes
+ * definitions and startRun instances (issue 18 §2), this is the one place to change.
+ */
+export async function withRegisteredSystem<T>(label: string, system: MemorySystem, fn: () => Promise<T>): Promise<T> {
+  const table = SYSTEMS as Record<string, SystemFactory>;
+  table[label] = () => system;
+  try {
+    return await fn();
+  } finally {
+    delete table[label];
+  }
 }

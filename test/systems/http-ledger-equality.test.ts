@@ -8,22 +8,8 @@ import type { ProbeRecord } from "../../src/run/record.ts";
 import { readRecords, startRun } from "../../src/run/runner.ts";
 import type { Summary } from "../../src/run/summary.ts";
 import { httpSystemDefinition } from "../../src/systems/http.ts";
-import { SYSTEMS, type SystemFactory } from "../../src/systems/index.ts";
-import type { MemorySystem } from "../../src/systems/types.ts";
-import { startServe, systemContext } from "../support/http-system.ts";
+import { startServe, systemContext, withRegisteredSystem } from "../support/http-system.ts";
 import { fixture, sharedDataset, skipUnless } from "../support/shared-data.ts";
-
-/**
- * Puts an instance in the registry under `label`, for startRun (which takes ids on
- * this branch); with instances accepted by startRun this becomes `systems: [system]`.
- */
-function register(label: string, system: MemorySystem): () => void {
-  const table = SYSTEMS as Record<string, SystemFactory>;
-  table[label] = () => system;
-  return () => {
-    delete table[label];
-  };
-}
 
 /** What a probe record says about retrieval and context, without who ran it or how long it took. */
 function comparable(r: ProbeRecord) {
@@ -43,16 +29,13 @@ function metricsOf(row: Summary["results"][number]): Record<string, number> {
 
 /** Runs `data` through the ledger in process and through `membench serve` over the protocol, and compares. */
 async function compareOn(data: string, minRecords: number): Promise<void> {
-  {
-    const out = mkdtempSync(join(tmpdir(), "mb-http-eq-"));
-    const serve = await startServe(["--db", ":memory:", "--embedder", "hashing:64", "--ledger-extractor", "offline"]);
-    let unregister = () => {};
-    try {
-      const definition = httpSystemDefinition(`${serve.url}/v1/systems/ledger`, "ledger-http");
-      const options = definition.options!.parse({});
-      const system = await definition.create(options, systemContext());
-      unregister = register("ledger-http", system);
-      const outcome = await startRun({
+  const out = mkdtempSync(join(tmpdir(), "mb-http-eq-"));
+  const serve = await startServe(["--db", ":memory:", "--embedder", "hashing:64", "--ledger-extractor", "offline"]);
+  try {
+    const definition = httpSystemDefinition(`${serve.url}/v1/systems/ledger`, "ledger-http");
+    const system = await definition.create(definition.options!.parse({}), systemContext());
+    const outcome = await withRegisteredSystem("ledger-http", system, () =>
+      startRun({
         benchmark: "locomo",
         data,
         systems: ["ledger", "ledger-http"],
@@ -62,45 +45,44 @@ async function compareOn(data: string, minRecords: number): Promise<void> {
         out,
         id: "eq",
         progress: false,
-      });
-      assert.equal(outcome.failedUnits, 0);
-      const records = readRecords(join(out, "eq"));
-      const key = (r: ProbeRecord) => `${r.episodeId}/${r.probeId}/${r.setting}`;
-      const local = new Map(records.filter((r) => r.system === "ledger").map((r) => [key(r), r]));
-      const remote = new Map(records.filter((r) => r.system === "ledger-http").map((r) => [key(r), r]));
-      assert.ok(local.size >= minRecords, `${local.size} records in process`);
-      assert.deepEqual([...remote.keys()].sort(), [...local.keys()].sort());
-      let items = 0;
-      for (const [k, mine] of local) {
-        const theirs = remote.get(k)!;
-        // Exactly: the same engine, embedder and rules on both sides, and JSON carries a double exactly.
-        assert.deepEqual(comparable(theirs), comparable(mine), k);
-        items += mine.retrieved.length;
-      }
-      assert.ok(items > 0, "some probe retrieved something, so the comparison compared texts, ids and scores");
-      const perfect = [...remote.values()].filter((r) => r.setting === "perfect" && r.status === "done");
-      assert.ok(perfect.length > 0, "readback went over the protocol");
-
-      const summary = JSON.parse(readFileSync(join(out, "eq", "summary.json"), "utf8")) as Summary;
-      for (const setting of ["default", "oracle", "perfect"]) {
-        const a = summary.results.find((r) => r.system === "ledger" && r.setting === setting)!;
-        const b = summary.results.find((r) => r.system === "ledger-http" && r.setting === setting)!;
-        assert.ok(a && b, setting);
-        assert.equal(b.n, a.n, setting);
-        assert.deepEqual(metricsOf(b), metricsOf(a), setting);
-        assert.deepEqual(b.byLabel, a.byLabel, setting);
-      }
-      const defaults = summary.results.find((r) => r.system === "ledger-http" && r.setting === "default")!;
-      assert.equal(typeof defaults.metrics["recall_any@10"], "number", "provenance metrics were computed");
-
-      // Each unit opened its namespace on the server and closed (erased) it at the end.
-      const left = (await (await fetch(`${serve.url}/v1/namespaces`)).json()) as { namespaces: string[] };
-      assert.deepEqual(left.namespaces, []);
-    } finally {
-      unregister();
-      await serve.stop();
-      rmSync(out, { recursive: true, force: true });
+      }),
+    );
+    assert.equal(outcome.failedUnits, 0);
+    const records = readRecords(join(out, "eq"));
+    const key = (r: ProbeRecord) => `${r.episodeId}/${r.probeId}/${r.setting}`;
+    const local = new Map(records.filter((r) => r.system === "ledger").map((r) => [key(r), r]));
+    const remote = new Map(records.filter((r) => r.system === "ledger-http").map((r) => [key(r), r]));
+    assert.ok(local.size >= minRecords, `${local.size} records in process`);
+    assert.deepEqual([...remote.keys()].sort(), [...local.keys()].sort());
+    let items = 0;
+    for (const [k, mine] of local) {
+      const theirs = remote.get(k)!;
+      // Exactly: the same engine, embedder and rules on both sides, and JSON carries a double exactly.
+      assert.deepEqual(comparable(theirs), comparable(mine), k);
+      items += mine.retrieved.length;
     }
+    assert.ok(items > 0, "some probe retrieved something, so the comparison compared texts, ids and scores");
+    const perfect = [...remote.values()].filter((r) => r.setting === "perfect" && r.status === "done");
+    assert.ok(perfect.length > 0, "readback went over the protocol");
+
+    const summary = JSON.parse(readFileSync(join(out, "eq", "summary.json"), "utf8")) as Summary;
+    for (const setting of ["default", "oracle", "perfect"]) {
+      const a = summary.results.find((r) => r.system === "ledger" && r.setting === setting)!;
+      const b = summary.results.find((r) => r.system === "ledger-http" && r.setting === setting)!;
+      assert.ok(a && b, setting);
+      assert.equal(b.n, a.n, setting);
+      assert.deepEqual(metricsOf(b), metricsOf(a), setting);
+      assert.deepEqual(b.byLabel, a.byLabel, setting);
+    }
+    const defaults = summary.results.find((r) => r.system === "ledger-http" && r.setting === "default")!;
+    assert.equal(typeof defaults.metrics["recall_any@10"], "number", "provenance metrics were computed");
+
+    // Each unit opened its namespace on the server and closed (erased) it at the end.
+    const left = (await (await fetch(`${serve.url}/v1/namespaces`)).json()) as { namespaces: string[] };
+    assert.deepEqual(left.namespaces, []);
+  } finally {
+    await serve.stop();
+    rmSync(out, { recursive: true, force: true });
   }
 }
 
