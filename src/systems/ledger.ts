@@ -32,6 +32,12 @@ export interface LedgerSystemOptions {
   extractionModel?: ChatModel;
   /** A model that rewrites each query into extra searches (query-rewrite.ts); none when absent. */
   queryModel?: ChatModel;
+  /**
+   * With a store that keeps a session's turns when extraction fails (`onExtractionError:
+   * "keep-turns"`), fail the ingest anyway, saying why, so a caller that retries extracts again
+   * (the service's protocol routes); by default such a session is kept without memories.
+   */
+  failOnExtractionError?: boolean;
 }
 
 export class LedgerSystem implements MemorySystem {
@@ -47,10 +53,12 @@ export class LedgerSystem implements MemorySystem {
   private readonly open_ = new Set<string>();
   private readonly writes = new KeyedQueue();
   private readonly tokenBudget: number;
+  private readonly failOnExtractionError: boolean;
 
   /** `ledger`: a store made elsewhere to work in (`membench serve`'s), instead of one made from the options. */
   constructor(options: LedgerSystemOptions = {}, ledger?: Ledger) {
     this.tokenBudget = options.tokenBudget ?? 4000;
+    this.failOnExtractionError = options.failOnExtractionError ?? false;
     const model = options.extractionModel;
     this.ledger =
       ledger ??
@@ -103,8 +111,7 @@ export class LedgerSystem implements MemorySystem {
           ...(t.time !== undefined ? { time: t.time } : {}),
         })),
       });
-      // A store that keeps turns when extraction fails (the service's) still fails the ingest: a retry extracts again.
-      if (added.extractionError) {
+      if (added.extractionError && this.failOnExtractionError) {
         throw new SystemError(
           `session ${batch.sessionId}: stored without memories: ${added.extractionError}`,
           this.id,

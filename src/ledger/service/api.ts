@@ -90,7 +90,8 @@ export class LedgerApi {
     this.sessionSchema = sessionSchema(ledger.limits.turnChars);
     // The same store over the HTTP system protocol: `membench run --system http:…/v1/systems/ledger`.
     this.protocol = new SystemProtocolApi(
-      new LedgerSystem({}, ledger),
+      // A write whose extraction failed keeps its turns but answers 500, so a client's retry extracts again.
+      new LedgerSystem({ failOnExtractionError: true }, ledger),
       { name: "membench-ledger", version: packageVersion(), info: { ...info } },
       `/v1/systems/${PROTOCOL_SYSTEM}`,
     );
