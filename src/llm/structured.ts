@@ -97,9 +97,12 @@ function validate<T>(text: string, schema: z.ZodType<T>): { ok: true; value: T }
   };
 }
 
-/** The JSON schema for a zod schema, without the `$schema` marker some servers reject. */
-export function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema) as Record<string, unknown>;
+/**
+ * The JSON schema for a zod schema, without the `$schema` marker some servers reject.
+ * `io: "input"` describes what the schema accepts (unknown fields allowed unless strict).
+ */
+export function jsonSchemaOf(schema: z.ZodType, io: "input" | "output" = "output"): Record<string, unknown> {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io }) as Record<string, unknown>;
   return rest;
 }
 

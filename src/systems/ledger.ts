@@ -35,6 +35,12 @@ export interface LedgerSystemOptions {
   extractionModel?: ChatModel;
   /** A model that rewrites each query into extra searches (query-rewrite.ts); none when absent. */
   queryModel?: ChatModel;
+  /**
+   * With a store that keeps a session's turns when extraction fails (`onExtractionError:
+   * "keep-turns"`), fail the ingest anyway, saying why, so a caller that retries extracts again
+   * (the service's protocol routes); by default such a session is kept without memories.
+   */
+  failOnExtractionError?: boolean;
 }
 
 export class LedgerSystem implements MemorySystem {
@@ -51,9 +57,12 @@ export class LedgerSystem implements MemorySystem {
   private readonly writes = new KeyedQueue();
   private readonly tokenBudget: number;
   private readonly described: SystemInfo;
+  private readonly failOnExtractionError: boolean;
 
-  constructor(options: LedgerSystemOptions = {}) {
+  /** `ledger`: a store made elsewhere to work in (`membench serve`'s), instead of one made from the options. */
+  constructor(options: LedgerSystemOptions = {}, ledger?: Ledger) {
     this.tokenBudget = options.tokenBudget ?? 4000;
+    this.failOnExtractionError = options.failOnExtractionError ?? false;
     const model = options.extractionModel;
     this.described = {
       unit: "memory",
@@ -61,13 +70,15 @@ export class LedgerSystem implements MemorySystem {
       embedder: options.embedder?.id ?? "none (lexical search only)",
       ...(options.queryModel ? { queryRewrite: `llm (${options.queryModel.id})` } : {}),
     };
-    this.ledger = new Ledger({
-      ...(model ? { extractor: new LlmExtractor(model), proposer: new LlmRelationProposer(model) } : {}),
-      ...(options.queryModel ? { rewriter: new LlmQueryRewriter(options.queryModel) } : {}),
-      ...options.ledger,
-      path: options.path,
-      embedder: options.embedder,
-    });
+    this.ledger =
+      ledger ??
+      new Ledger({
+        ...(model ? { extractor: new LlmExtractor(model), proposer: new LlmRelationProposer(model) } : {}),
+        ...(options.queryModel ? { rewriter: new LlmQueryRewriter(options.queryModel) } : {}),
+        ...options.ledger,
+        path: options.path,
+        embedder: options.embedder,
+      });
   }
 
   private need(ns: string, operation: string): void {
@@ -98,7 +109,7 @@ export class LedgerSystem implements MemorySystem {
       return Promise.reject(error);
     }
     return this.writes.run(ns, async () => {
-      await this.ledger.add(ns, {
+      const added = await this.ledger.add(ns, {
         sessionId: batch.sessionId,
         sessionIndex: batch.sessionIndex,
         time: batch.time,
@@ -110,6 +121,13 @@ export class LedgerSystem implements MemorySystem {
           ...(t.time !== undefined ? { time: t.time } : {}),
         })),
       });
+      if (added.extractionError && this.failOnExtractionError) {
+        throw new SystemError(
+          `session ${batch.sessionId}: stored without memories: ${added.extractionError}`,
+          this.id,
+          "ingest",
+        );
+      }
     });
   }
 

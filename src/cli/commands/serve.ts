@@ -87,7 +87,10 @@ listening beyond loopback needs it. A request past a limit gets a 413 naming
 the field and the limit. The API (docs/serve.md): POST
 /v1/namespaces/:ns/sessions, /search, /context; GET /memories/:id, /history,
 /export; POST /memories/:id/forget, /import; DELETE /v1/namespaces/:ns.
-GET /v1/openapi.json describes them all.`,
+GET /v1/openapi.json describes them all. The same store speaks the HTTP
+system protocol (docs/http-protocol.md) under /v1/systems/ledger, so
+\`membench run --system http:http://127.0.0.1:4180/v1/systems/ledger\`
+measures the ledger as served.`,
     )
     .action(async (flags: ServeFlags) => {
       const port = portOption(flags.port);

@@ -5,9 +5,10 @@
  *
  * Writes to one namespace run one at a time, in arrival order; reads never wait.
  */
-import type { z } from "zod";
+import { LedgerSystem } from "../../systems/ledger.ts";
 import { RequestError } from "../../util/http-server.ts";
 import { KeyedQueue } from "../../util/keyed-queue.ts";
+import { packageVersion } from "../../util/paths.ts";
 import { buildContext } from "../context.ts";
 import { LedgerConflictError, LedgerLimitError } from "../errors.ts";
 import { normaliseTime } from "../ids.ts";
@@ -15,7 +16,8 @@ import type { Ledger, LedgerLimits } from "../ledger.ts";
 import { importBodyParts } from "./import-body.ts";
 import { DEFAULT_MAX_BODY } from "./limits.ts";
 import { openApi } from "./openapi.ts";
-import { ContextSchema, ForgetSchema, firstIssue, MAX_TURNS, SearchSchema, sessionSchema } from "./schemas.ts";
+import { SystemProtocolApi } from "./protocol.ts";
+import { ContextSchema, ForgetSchema, MAX_TURNS, parseBody, SearchSchema, sessionSchema } from "./schemas.ts";
 
 export interface ServiceInfo {
   /** The SQLite file, or ":memory:". */
@@ -45,14 +47,8 @@ export interface ApiResponse {
 
 const DEFAULT_K = 10;
 
-function parse<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
-  const parsed = schema.safeParse(body);
-  if (parsed.success) return parsed.data;
-  const { field, message, limit } = firstIssue(parsed.error);
-  // Longer than a limit: too large, not malformed.
-  if (limit !== undefined) throw new RequestError(413, message, { field, limit });
-  throw new RequestError(400, message, field ? { field } : {});
-}
+/** The name the store is served under by the HTTP system protocol (`/v1/systems/ledger`). */
+export const PROTOCOL_SYSTEM = "ledger";
 
 function segments(url: URL): string[] {
   try {
@@ -81,6 +77,7 @@ export class LedgerApi {
   private readonly writes = new KeyedQueue();
   private readonly limits: ServiceLimits;
   private readonly sessionSchema: ReturnType<typeof sessionSchema>;
+  private readonly protocol: SystemProtocolApi;
 
   constructor(
     private readonly ledger: Ledger,
@@ -91,6 +88,13 @@ export class LedgerApi {
   ) {
     this.limits = { ...ledger.limits, bodyBytes, turnsPerWrite: MAX_TURNS };
     this.sessionSchema = sessionSchema(ledger.limits.turnChars);
+    // The same store over the HTTP system protocol: `membench run --system http:…/v1/systems/ledger`.
+    this.protocol = new SystemProtocolApi(
+      // A write whose extraction failed keeps its turns but answers 500, so a client's retry extracts again.
+      new LedgerSystem({ failOnExtractionError: true }, ledger),
+      { name: "membench-ledger", version: packageVersion(), info: { ...info } },
+      `/v1/systems/${PROTOCOL_SYSTEM}`,
+    );
   }
 
   async handle(req: ApiRequest): Promise<ApiResponse> {
@@ -117,11 +121,17 @@ export class LedgerApi {
     }
     if (route === "GET openapi.json") return ok(openApi(this.secured, this.limits));
     if (route === "GET namespaces") return ok({ namespaces: this.ledger.namespaces() });
+    if (head === "systems") {
+      if (ns !== PROTOCOL_SYSTEM) {
+        throw new RequestError(404, `no system "${ns ?? ""}" here; the HTTP system protocol is at /v1/systems/ledger`);
+      }
+      return this.protocol.handle(method, rest, read);
+    }
     if (head !== "namespaces" || ns === undefined) throw notFound(method, url);
     const id = rest[1];
     switch (route) {
       case "POST namespaces/:ns/sessions": {
-        const session = parse(this.sessionSchema, await read());
+        const session = parseBody(this.sessionSchema, await read());
         const added = await this.writes.run(ns, () => this.ledger.add(ns, session));
         return ok(added);
       }
@@ -130,13 +140,13 @@ export class LedgerApi {
         await this.writes.run(ns, () => this.ledger.drop(ns));
         return ok({ dropped: ns });
       case "POST namespaces/:ns/search": {
-        const q = parse(SearchSchema, await read());
+        const q = parseBody(SearchSchema, await read());
         this.need(ns);
         const hits = await this.ledger.search(ns, q.query, { k: q.k ?? DEFAULT_K, ...(q.at ? { at: q.at } : {}) });
         return ok({ hits });
       }
       case "POST namespaces/:ns/context": {
-        const q = parse(ContextSchema, await read());
+        const q = parseBody(ContextSchema, await read());
         this.need(ns);
         const at = normaliseTime(q.at);
         const hits = await this.ledger.search(ns, q.query, { k: q.k ?? DEFAULT_K, ...(at ? { at } : {}) });
@@ -161,7 +171,7 @@ export class LedgerApi {
         this.memory(ns, id!);
         return ok({ versions: this.ledger.history(ns, id!) });
       case "POST namespaces/:ns/memories/:id/forget": {
-        const options = parse(ForgetSchema, await read());
+        const options = parseBody(ForgetSchema, await read());
         this.memory(ns, id!);
         const retired = await this.writes.run(ns, () => this.ledger.forget(ns, id!, options?.at));
         return ok(retired);

@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { formatPath } from "../../core/validate.ts";
+import { RequestError } from "../../util/http-server.ts";
 import { normaliseTime } from "../ids.ts";
 
 const time = z.string().refine((v) => normaliseTime(v) !== undefined, {
@@ -141,4 +142,14 @@ export function firstIssue(
       ? Number(issue.maximum)
       : undefined;
   return { field, message: field ? `${field}: ${what}` : what, ...(limit !== undefined ? { limit } : {}) };
+}
+
+/** A request body checked against `schema`: a 400 naming the field at fault, or a 413 when past a limit. */
+export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
+  const parsed = schema.safeParse(body);
+  if (parsed.success) return parsed.data;
+  const { field, message, limit } = firstIssue(parsed.error);
+  // Longer than a limit: too large, not malformed.
+  if (limit !== undefined) throw new RequestError(413, message, { field, limit });
+  throw new RequestError(400, message, field ? { field } : {});
 }
