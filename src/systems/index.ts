@@ -7,10 +7,13 @@ import type { Embedder } from "../embed/types.ts";
 import type { RetrievalOverrides } from "../ledger/retrieval-overrides.ts";
 import type { ChatModel } from "../llm/types.ts";
 import { Bm25System } from "./bm25.ts";
+import type { SystemContext, SystemDefinition } from "./definition.ts";
 import { DenseSystem } from "./dense.ts";
 import { FullContextSystem } from "./full-context.ts";
 import { HybridSystem } from "./hybrid.ts";
 import { LedgerSystem } from "./ledger.ts";
+import { mem0Definition } from "./mem0.ts";
+import { mem0OssDefinition } from "./mem0-oss.ts";
 import { NoneSystem } from "./none.ts";
 import type { MemorySystem } from "./types.ts";
 
@@ -56,8 +59,39 @@ export function systemIds(): string[] {
 
 export function createSystem(id: string, options: SystemOptions = {}): MemorySystem {
   const factory = Object.hasOwn(SYSTEMS, id) ? SYSTEMS[id] : undefined;
+  if (!factory && adapterDefinition(id)) {
+    throw new ConfigError(
+      `system "${id}" is an adapter, made asynchronously: use createAdapterSystem("${id}", …)`,
+      "system",
+    );
+  }
   if (!factory) throw new ConfigError(`unknown system "${id}"; known: ${systemIds().join(", ")}`, "system");
   return factory(options);
+}
+
+// Adapters for the systems the papers compare, each a SystemDefinition with its own options schema.
+// (The registry of definitions will take these in; until then they are listed here.)
+// biome-ignore lint/suspicious/noExplicitAny: each definition has its own options type
+export const ADAPTERS: readonly SystemDefinition<any>[] = [mem0Definition, mem0OssDefinition];
+
+export function adapterDefinition(id: string): SystemDefinition<unknown> | undefined {
+  return ADAPTERS.find((d) => d.id === id);
+}
+
+/** Makes an adapter system: its options checked by its schema, then its (async) create. */
+export async function createAdapterSystem(id: string, options: unknown, context: SystemContext): Promise<MemorySystem> {
+  const definition = adapterDefinition(id);
+  if (!definition) {
+    throw new ConfigError(`unknown adapter "${id}"; known: ${ADAPTERS.map((d) => d.id).join(", ")}`, "system");
+  }
+  const parsed = definition.options
+    ? definition.options.safeParse(options ?? {})
+    : { success: true as const, data: options };
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `${i.path.join(".") || "(options)"}: ${i.message}`).join("; ");
+    throw new ConfigError(issues, `system ${id} options`);
+  }
+  return definition.create(parsed.data, context);
 }
 
 export { type Bm25Options, type Bm25Params, Bm25Ranker, Bm25System } from "./bm25.ts";
