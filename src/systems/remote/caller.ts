@@ -49,7 +49,10 @@ function isNetworkError(error: unknown): boolean {
     // Stainless SDKs (letta, supermemory) and Fern (zep) name their transport failures so.
     if (name === "APIConnectionError" || name === "APIConnectionTimeoutError" || name === "ZepTimeoutError")
       return true;
-    if (e instanceof TypeError && /fetch failed|network/i.test(e.message)) return true;
+    // Fern's fetcher (zep) keeps only the message of the transport failure.
+    if (e instanceof Error && /fetch failed|ECONNREFUSED|ECONNRESET|socket hang up|network error/i.test(e.message)) {
+      return true;
+    }
   }
   return false;
 }
