@@ -12,10 +12,13 @@ import { DenseSystem } from "./dense.ts";
 import { FullContextSystem } from "./full-context.ts";
 import { HybridSystem } from "./hybrid.ts";
 import { LedgerSystem } from "./ledger.ts";
+import { lettaDefinition } from "./letta.ts";
 import { mem0Definition } from "./mem0.ts";
 import { mem0OssDefinition } from "./mem0-oss.ts";
 import { NoneSystem } from "./none.ts";
+import { supermemoryDefinition } from "./supermemory.ts";
 import type { MemorySystem } from "./types.ts";
+import { zepDefinition } from "./zep.ts";
 
 export interface SystemOptions {
   /** Needed by dense and hybrid systems. */
@@ -72,7 +75,13 @@ export function createSystem(id: string, options: SystemOptions = {}): MemorySys
 // Adapters for the systems the papers compare, each a SystemDefinition with its own options schema.
 // (The registry of definitions will take these in; until then they are listed here.)
 // biome-ignore lint/suspicious/noExplicitAny: each definition has its own options type
-export const ADAPTERS: readonly SystemDefinition<any>[] = [mem0Definition, mem0OssDefinition];
+export const ADAPTERS: readonly SystemDefinition<any>[] = [
+  mem0Definition,
+  mem0OssDefinition,
+  zepDefinition,
+  lettaDefinition,
+  supermemoryDefinition,
+];
 
 export function adapterDefinition(id: string): SystemDefinition<unknown> | undefined {
   return ADAPTERS.find((d) => d.id === id);

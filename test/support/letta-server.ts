@@ -147,7 +147,7 @@ export async function startLettaServer(apiKey: string): Promise<LettaServer> {
           const body = object(req.body, "body");
           onlyKeys(body, ["messages"], "messages request");
           const [message] = array(body.messages, "messages").map((m, i) => object(m, `messages[${i}]`));
-          if (!message || message.role !== "user") throw new BadRequest("one user message expected");
+          if (message?.role !== "user") throw new BadRequest("one user message expected");
           const [best] = search(agentId, string(message.content, "messages[0].content"), 1);
           return {
             status: 200,

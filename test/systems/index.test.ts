@@ -27,11 +27,11 @@ describe("system registry", () => {
 
   it("names the known ids when asked for an unknown one", () => {
     assert.throws(
-      () => createSystem("mem0"),
+      () => createSystem("no-such-system"),
       (error: unknown) => {
         assert.ok(error instanceof ConfigError);
         assert.equal(error.setting, "system");
-        assert.match(error.message, /unknown system "mem0"; known: none, full-context, bm25, bm25-session, dense/);
+        assert.match(error.message, /unknown system "no-such-system"; known: none, full-context, bm25, bm25-session, dense/);
         return true;
       },
     );
