@@ -27,11 +27,11 @@ describe("system registry", () => {
 
   it("names the known ids when asked for an unknown one", () => {
     assert.throws(
-      () => createSystem("no-such-system"),
+      () => createSystem("mem9"),
       (error: unknown) => {
         assert.ok(error instanceof ConfigError);
         assert.equal(error.setting, "system");
-        assert.match(error.message, /unknown system "no-such-system"; known: none, full-context, bm25, bm25-session, dense/);
+        assert.match(error.message, /unknown system "mem9"; known: none, full-context, bm25, bm25-session, dense/);
         return true;
       },
     );
