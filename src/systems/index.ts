@@ -12,10 +12,15 @@ import { DENSE_SESSION_SYSTEM, DENSE_SYSTEM } from "./dense.ts";
 import { FULL_CONTEXT_SYSTEM } from "./full-context.ts";
 import { HYBRID_SESSION_SYSTEM, HYBRID_SYSTEM } from "./hybrid.ts";
 import { LEDGER_SYSTEM } from "./ledger.ts";
+import { lettaDefinition } from "./letta.ts";
+import { mem0Definition } from "./mem0.ts";
+import { mem0OssDefinition } from "./mem0-oss.ts";
 import { NONE_SYSTEM } from "./none.ts";
 import { ANY_OPTIONS, type AnySystemDefinition } from "./options.ts";
 import { isModulePath } from "./spec.ts";
+import { supermemoryDefinition } from "./supermemory.ts";
 import type { MemorySystem } from "./types.ts";
+import { zepDefinition } from "./zep.ts";
 
 const BUILT_IN_SYSTEMS: readonly AnySystemDefinition[] = [
   NONE_SYSTEM,
@@ -29,7 +34,19 @@ const BUILT_IN_SYSTEMS: readonly AnySystemDefinition[] = [
   LEDGER_SYSTEM,
 ];
 
-const registry = new Map<string, AnySystemDefinition>(BUILT_IN_SYSTEMS.map((d) => [d.id, d]));
+/**
+ * Adapters for the systems the papers compare: each SDK is an optional peer
+ * dependency, imported by the adapter's `create` only when it is chosen.
+ */
+export const ADAPTERS: readonly AnySystemDefinition[] = [
+  mem0Definition,
+  mem0OssDefinition,
+  zepDefinition,
+  lettaDefinition,
+  supermemoryDefinition,
+];
+
+const registry = new Map<string, AnySystemDefinition>([...BUILT_IN_SYSTEMS, ...ADAPTERS].map((d) => [d.id, d]));
 
 /** How a registered factory makes a system: its options as given (unchecked) and the run's context. */
 export type SystemFactory = (
@@ -85,7 +102,7 @@ export function registerSystem(first: AnySystemDefinition | string, factory?: Sy
 
 /** Removes a system added with registerSystem (tests, plug-in reloads); built-ins stay. */
 export function unregisterSystem(id: string): boolean {
-  if (BUILT_IN_SYSTEMS.some((d) => d.id === id)) return false;
+  if ([...BUILT_IN_SYSTEMS, ...ADAPTERS].some((d) => d.id === id)) return false;
   return registry.delete(id);
 }
 
