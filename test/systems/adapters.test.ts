@@ -31,7 +31,7 @@ describe("adapters: registration and options", () => {
   it("refuses unknown option keys, naming them", async () => {
     await assert.rejects(createSystem("zep", { options: { apikeyenv: "X" }, context }), (e: unknown) => {
       assert.ok(e instanceof ConfigError);
-      assert.match(e.message, /system zep options.*apikeyenv/);
+      assert.match(e.message, /zep\.apikeyenv: unknown option of system zep; known: apiKeyEnv/);
       return true;
     });
   });

@@ -9,7 +9,7 @@ import {
   type ConformanceReport,
   runConformance,
 } from "../../src/systems/conformance.ts";
-import { createSystem, systemIds } from "../../src/systems/index.ts";
+import { ADAPTERS, createSystem, systemIds } from "../../src/systems/index.ts";
 import type { MemorySystem, Retrieved } from "../../src/systems/types.ts";
 
 const embedder = new HashingEmbedder(256);
@@ -41,7 +41,7 @@ function check(report: ConformanceReport, name: string) {
 }
 
 describe("conformance kit on the built-in systems", () => {
-  for (const id of systemIds()) {
+  for (const id of systemIds().filter((x) => !ADAPTERS.some((a) => a.id === x))) {
     it(`${id} passes every check`, async () => {
       const report = await assertConformance(() => createSystem(id, { embedder }));
       assert.equal(report.systemId, id);
