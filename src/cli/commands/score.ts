@@ -4,9 +4,8 @@ import type { Command } from "commander";
 import { ConfigError } from "../../core/errors.ts";
 import type { Summary } from "../../run/summary.ts";
 import { markdownTable } from "../../run/table.ts";
-import { scoreAnswersFile } from "../../score/answers.ts";
-import { describeJudgeFailures, failureCauseOf } from "../../score/judge.ts";
-import { type ScoredRow, type ScoreRunOptions, scoreRun } from "../../score/score-run.ts";
+import { describeJudgeFailures, failureCauseOf } from "../../score/judge-failures.ts";
+import type { ScoredRow, ScoreRunOptions } from "../../score/score-run.ts";
 import { WORST_OUTCOME } from "../../score/types.ts";
 import { log } from "../../util/log.ts";
 
@@ -116,6 +115,8 @@ export function registerScoreCommands(program: Command): void {
       "\nEnvironment variables (MEMBENCH_*, OPENAI_*) and the scripted model's JSONL format\n(--judge-llm scripted:FILE): see `membench --help`.",
     )
     .action(async (target: string, flags: ScoreFlags) => {
+      const { scoreRun } = await import("../../score/score-run.ts");
+      const { scoreAnswersFile } = await import("../../score/answers.ts");
       const options = scoreOptions(flags);
       if (existsSync(join(target, "config.json"))) {
         const { summary } = await scoreRun(target, options);

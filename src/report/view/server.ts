@@ -11,6 +11,7 @@ import {
   allowedHosts,
   checkHost,
   DEFAULT_HOST,
+  DEFAULT_VIEW_PORT,
   isLoopback,
   type Listening,
   listen,
@@ -25,7 +26,7 @@ import { assetPath } from "../../util/paths.ts";
 import { handleApi } from "./api.ts";
 
 export { DEFAULT_HOST, isLoopback };
-export const DEFAULT_PORT = 4173;
+export const DEFAULT_PORT = DEFAULT_VIEW_PORT;
 
 const STATIC_DIR = assetPath("report/view/static");
 const STATIC: Record<string, { file: string; type: string }> = {
