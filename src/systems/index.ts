@@ -73,6 +73,7 @@ export {
   type ConformanceSession,
   runConformance,
 } from "./conformance.ts";
+export type * from "./definition.ts";
 export { DEFAULT_EMBED_BATCH, type DenseOptions, DenseRanker, DenseSystem } from "./dense.ts";
 export { DEFAULT_TOKEN_BUDGET, type FullContextOptions, FullContextSystem } from "./full-context.ts";
 export { fusionDepth, type HybridOptions, HybridSystem } from "./hybrid.ts";
