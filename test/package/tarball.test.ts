@@ -186,6 +186,21 @@ describe("the packed package, installed in a fresh project", () => {
   });
 
   it("(c) the installed bin answers --version and runs the demo from the package's own data", () => {
+    // Inside the user's own git checkout, a run must not record that checkout's commit as membench's.
+    const git = (...args: string[]) => execFileSync("git", args, { cwd: project, encoding: "utf8" }).trim();
+    git("init", "-q");
+    git(
+      "-c",
+      "user.name=consumer",
+      "-c",
+      "user.email=consumer@example.invalid",
+      "commit",
+      "-q",
+      "--allow-empty",
+      "-m",
+      "c",
+    );
+    const consumerHead = git("rev-parse", "HEAD");
     const bin = join(project, "node_modules/.bin/membench");
     const version = run(bin, ["--version"], project);
     assert.equal(version.status, 0, version.stderr);
@@ -194,5 +209,11 @@ describe("the packed package, installed in a fresh project", () => {
     assert.equal(demo.status, 0, demo.stderr);
     assert.match(demo.stdout, /^\| locomo +\| bm25 /m);
     assert.match(demo.stdout, /^\| memoryagentbench +\| bm25 /m);
+    const configs = filesUnder(relative(ROOT, join(tmp, "runs")), /^config\.json$/);
+    assert.equal(configs.length, 7);
+    for (const config of configs) {
+      const snapshot = JSON.parse(readFileSync(join(ROOT, config), "utf8")) as { gitCommit?: string };
+      assert.notEqual(snapshot.gitCommit, consumerHead, config);
+    }
   });
 });
