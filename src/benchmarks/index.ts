@@ -4,6 +4,7 @@
 import { ConfigError } from "../core/errors.ts";
 import type { Dataset } from "../core/model.ts";
 import { isUnifiedJsonl, loadUnified } from "../data/unified.ts";
+import { BENCHMARK_ALIASES } from "./ids.ts";
 import { locomoBenchmark } from "./locomo/index.ts";
 import { longmemevalBenchmark } from "./longmemeval/index.ts";
 import { memconflictBenchmark } from "./memconflict/index.ts";
@@ -33,14 +34,12 @@ export const BENCHMARKS: readonly BenchmarkDefinition[] = [
   unifiedBenchmark,
 ];
 
-const ALIASES: Record<string, string> = { mab: "memoryagentbench", lme: "longmemeval", jsonl: "unified" };
-
 export function benchmarkIds(): string[] {
   return BENCHMARKS.map((b) => b.id);
 }
 
 export function getBenchmark(id: string): BenchmarkDefinition {
-  const key = ALIASES[id.toLowerCase()] ?? id.toLowerCase();
+  const key = BENCHMARK_ALIASES[id.toLowerCase()] ?? id.toLowerCase();
   const found = BENCHMARKS.find((b) => b.id === key);
   if (!found) throw new ConfigError(`unknown benchmark "${id}"; known: ${benchmarkIds().join(", ")}`, "benchmark");
   return found;

@@ -1,9 +1,15 @@
 /**
  * The membench command line. Thin: parses, calls the library, prints.
+ *
+ * Start-up stays light: every command is defined here with cheap imports only
+ * (constants, help text), and its action imports the modules that do the work
+ * (SQLite, the model client, the embedder, vega) when it runs. `--help` and
+ * `--version` load commander and little else (test/cli/startup.test.ts checks
+ * it; `npm run bench startup` times it). A new command keeps to that pattern.
  */
 import { Command, CommanderError } from "commander";
 import { settingsHelp } from "../config/settings.ts";
-import { SCRIPTED_HELP } from "../llm/scripted-model.ts";
+import { SCRIPTED_HELP } from "../llm/scripted-help.ts";
 import { configureLogger } from "../util/log.ts";
 import { packageVersion } from "../util/paths.ts";
 import { registerConformanceCommand } from "./commands/conformance.ts";

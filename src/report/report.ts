@@ -1,17 +1,13 @@
 /** `membench report`: one or several run directories → markdown, JSON or a self-contained HTML file. */
 import { ConfigError } from "../core/errors.ts";
 import { type BuildOptions, buildSections } from "./build.ts";
+import { isReportFormat, REPORT_FORMATS, type ReportFormat } from "./formats.ts";
 import { reportHtml } from "./html.ts";
 import { reportJson } from "./json.ts";
 import { reportMarkdown } from "./markdown.ts";
 import { loadRun, type RunData } from "./run-data.ts";
 
-export const REPORT_FORMATS = ["md", "json", "html"] as const;
-export type ReportFormat = (typeof REPORT_FORMATS)[number];
-
-export function isReportFormat(value: string): value is ReportFormat {
-  return (REPORT_FORMATS as readonly string[]).includes(value);
-}
+export { isReportFormat, REPORT_FORMATS, type ReportFormat } from "./formats.ts";
 
 export interface ReportOptions extends BuildOptions {
   generatedAt?: Date;

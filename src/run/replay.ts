@@ -6,7 +6,7 @@
 import { SystemError } from "../core/errors.ts";
 import type { Episode, Probe, Session } from "../core/model.ts";
 import type { ChatModel } from "../llm/types.ts";
-import { type EvidenceUnit, rankUnits, retrievalMetrics } from "../score/retrieval.ts";
+import { type EvidenceUnit, type ProvenanceItem, rankUnits, retrievalMetrics } from "../score/retrieval.ts";
 import type { IngestTurn, MemorySystem, Retrieved } from "../systems/types.ts";
 import type { Protocol } from "./protocol.ts";
 import type { ProbeRecord, RetrievedRecord, Setting } from "./record.ts";
@@ -35,7 +35,8 @@ function toIngestTurns(session: Session): IngestTurn[] {
   return session.turns.map((t) => ({ id: t.id, role: t.role, speaker: t.speaker, content: t.content, time: t.time }));
 }
 
-function toRecords(items: readonly Retrieved[]): RetrievedRecord[] {
+/** Retrieved items as a probe record stores them, ranked in the order given. */
+export function retrievedRecords(items: readonly Retrieved[]): RetrievedRecord[] {
   return items.map((item, i) => ({
     rank: i + 1,
     text: item.text,
@@ -51,6 +52,25 @@ function toRecords(items: readonly Retrieved[]): RetrievedRecord[] {
 export function goldUnits(probe: Probe, unit: EvidenceUnit): { unit: EvidenceUnit; gold: Set<string> } {
   if (unit === "turn" && probe.gold.evidenceTurnIds.length) return { unit, gold: new Set(probe.gold.evidenceTurnIds) };
   return { unit: "session", gold: new Set(probe.gold.evidenceSessionIds) };
+}
+
+/**
+ * The provenance retrieval metrics of one probe's ranked items under the
+ * benchmark's protocol; undefined when the probe has no gold evidence. Runs
+ * and `score --retrievals` (a system run elsewhere) both measure with it.
+ */
+export function probeRetrievalMetrics(
+  probe: Probe,
+  items: readonly ProvenanceItem[],
+  protocol: Pick<Protocol, "evidenceUnit" | "ks" | "supportKs">,
+): Record<string, number> | undefined {
+  const { unit, gold } = goldUnits(probe, protocol.evidenceUnit);
+  if (!gold.size) return undefined;
+  return retrievalMetrics(rankUnits(items, unit), gold, {
+    ks: protocol.ks,
+    supportKs: protocol.supportKs,
+    stale: probe.gold.staleSessionIds.length ? new Set(probe.gold.staleSessionIds) : undefined,
+  });
 }
 
 async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number }> {
@@ -189,19 +209,13 @@ export async function replayUnit(options: ReplayOptions): Promise<ReplayResult> 
     const record: ProbeRecord = {
       ...base,
       status: "done",
-      retrieved: toRecords(items),
+      retrieved: retrievedRecords(items),
       context: { text: context.text, tokens: context.tokens, used: context.used },
       timings: { flushMs, searchMs },
     };
     if (setting === "default") {
-      const { unit, gold } = goldUnits(probe, protocol.evidenceUnit);
-      if (gold.size) {
-        record.retrieval = retrievalMetrics(rankUnits(items, unit), gold, {
-          ks: protocol.ks,
-          supportKs: protocol.supportKs,
-          stale: probe.gold.staleSessionIds.length ? new Set(probe.gold.staleSessionIds) : undefined,
-        });
-      }
+      const retrieval = probeRetrievalMetrics(probe, items, protocol);
+      if (retrieval) record.retrieval = retrieval;
     }
     return record;
   };

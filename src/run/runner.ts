@@ -126,6 +126,8 @@ async function sha256File(path: string): Promise<string> {
 }
 
 function gitCommit(): string | undefined {
+  // Only membench's own checkout: installed under a user's repository, git would answer with theirs.
+  if (!existsSync(join(PACKAGE_ROOT, ".git"))) return undefined;
   try {
     return execFileSync("git", ["rev-parse", "HEAD"], { cwd: PACKAGE_ROOT, stdio: ["ignore", "pipe", "ignore"] })
       .toString()

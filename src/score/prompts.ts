@@ -11,7 +11,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { ConfigError } from "../core/errors.ts";
 import { sha256Hex } from "../core/ids.ts";
-import { PACKAGE_ROOT } from "../util/paths.ts";
+import { assetPath } from "../util/paths.ts";
 
 export interface RenderedPrompt {
   text: string;
@@ -40,7 +40,7 @@ export class PromptSet {
       const path = join(this.dir, bench, `${template}.md`);
       if (existsSync(path)) return { path, own: false };
     }
-    return { path: join(PACKAGE_ROOT, "src/benchmarks", bench, "prompts", `${template}.md`), own: true };
+    return { path: assetPath("benchmarks", bench, "prompts", `${template}.md`), own: true };
   }
 
   load(bench: string, template: string): { text: string; hash: string; promptSet: string } {

@@ -7,6 +7,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 
 export const DEFAULT_HOST = "127.0.0.1";
+/** Default ports of `membench view` and `membench serve` (here so the CLI's help loads neither server). */
+export const DEFAULT_VIEW_PORT = 4173;
+export const DEFAULT_SERVICE_PORT = 4180;
 
 /** An answer to a bad request: its HTTP status and a message for the caller. */
 export class RequestError extends Error {

@@ -5,12 +5,13 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, it } from "node:test";
+import { membenchBin } from "../support/bin.ts";
 import { fixture, sharedDataset, skipUnless } from "../support/shared-data.ts";
 
 const root = resolve(import.meta.dirname, "../..");
 
 function cli(args: string[], cwd = root) {
-  const r = spawnSync(process.execPath, [join(root, "bin/membench.js"), ...args], {
+  const r = spawnSync(process.execPath, [membenchBin(), ...args], {
     cwd,
     env: process.env,
     encoding: "utf8",

@@ -8,12 +8,11 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { benchmarkIds } from "../../src/benchmarks/index.ts";
 import { shippedFixture } from "../../src/util/paths.ts";
-
-const root = resolve(import.meta.dirname, "../..");
+import { membenchBin } from "../support/bin.ts";
 
 describe("membench demo", () => {
   const cwd = mkdtempSync(join(tmpdir(), "mb-demo-"));
@@ -23,7 +22,7 @@ describe("membench demo", () => {
     timeout: 120_000,
   }, () => {
     const out = join(cwd, "runs");
-    const r = spawnSync(process.execPath, [join(root, "bin/membench.js"), "demo", "--out", out], {
+    const r = spawnSync(process.execPath, [membenchBin(), "demo", "--out", out], {
       cwd,
       env: { ...process.env, HOME: cwd },
       encoding: "utf8",

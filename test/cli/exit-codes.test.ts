@@ -10,15 +10,14 @@ import { spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { membenchBin } from "../support/bin.ts";
 import { type DirLock, lockDir, snapshotDir } from "../support/read-only.ts";
 import { fixture } from "../support/shared-data.ts";
 
-const root = resolve(import.meta.dirname, "../..");
-
 function cli(args: string[], cwd: string, env: Record<string, string> = {}) {
-  const r = spawnSync(process.execPath, [join(root, "bin/membench.js"), ...args], {
+  const r = spawnSync(process.execPath, [membenchBin(), ...args], {
     cwd,
     env: { ...process.env, ...env },
     encoding: "utf8",

@@ -9,15 +9,15 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { startRun } from "../../src/run/runner.ts";
 import { scoreRun } from "../../src/score/score-run.ts";
+import { membenchBin } from "../support/bin.ts";
 import { fixture } from "../support/shared-data.ts";
 
-const root = resolve(import.meta.dirname, "../..");
 const cli = (args: string[]) => {
-  const r = spawnSync(process.execPath, [join(root, "bin/membench.js"), ...args], {
+  const r = spawnSync(process.execPath, [membenchBin(), ...args], {
     env: process.env,
     encoding: "utf8",
   });

@@ -5,9 +5,10 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, it } from "node:test";
+import { membenchBin } from "../support/bin.ts";
 
 const root = resolve(import.meta.dirname, "../..");
-const bin = join(root, "bin/membench.js");
+const bin = membenchBin();
 
 /** Starts `membench serve` with `args` on a free port; resolves with its URL once it listens. */
 async function serve(args: string[]) {

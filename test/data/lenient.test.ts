@@ -11,6 +11,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { after, describe, it } from "node:test";
+import { membenchBin } from "../support/bin.ts";
 import { fixture } from "../support/shared-data.ts";
 
 const root = resolve(import.meta.dirname, "../..");
@@ -26,7 +27,7 @@ function tempDir(): string {
 }
 
 function cli(args: string[]) {
-  const r = spawnSync(process.execPath, [join(root, "bin/membench.js"), ...args], {
+  const r = spawnSync(process.execPath, [membenchBin(), ...args], {
     cwd: root,
     env: process.env,
     encoding: "utf8",

@@ -20,7 +20,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { pathToFileURL } from "node:url";
 import { ConfigError } from "../../src/core/errors.ts";
@@ -32,10 +32,9 @@ import {
   TRANSFORMERS_INSTALL,
   TRANSFORMERS_PACKAGE,
 } from "../../src/embed/onnx-embedder.ts";
+import { membenchBin } from "../support/bin.ts";
 import { fixture } from "../support/shared-data.ts";
 import { expectedEmbedding, TINY_DIM, writeTinyOnnxModel } from "../support/tiny-onnx.ts";
-
-const root = resolve(import.meta.dirname, "../..");
 
 function installed(): boolean {
   try {
@@ -76,7 +75,7 @@ function hidePackageHook(): string {
 function cli(args: string[], options: { hide?: boolean; env?: Record<string, string> } = {}) {
   const r = spawnSync(
     process.execPath,
-    [...(options.hide ? ["--import", hidePackageHook()] : []), join(root, "bin/membench.js"), ...args],
+    [...(options.hide ? ["--import", hidePackageHook()] : []), membenchBin(), ...args],
     { cwd: tmp, env: { ...process.env, ...options.env }, encoding: "utf8" },
   );
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };

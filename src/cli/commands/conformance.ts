@@ -1,9 +1,6 @@
 import type { Command } from "commander";
 import { ConfigError } from "../../core/errors.ts";
-import { modelConfigured } from "../../llm/create.ts";
-import { configuredChatModel, runSystemContext } from "../../run/system-context.ts";
-import { formatConformance, type SystemConformance, systemConformance } from "../../systems/conformance-systems.ts";
-import { resolveSystems } from "../../systems/resolve.ts";
+import type { SystemConformance } from "../../systems/conformance-systems.ts";
 import { collect, SYSTEM_HELP, SYSTEM_OPTION_HELP } from "../options.ts";
 
 interface ConformanceFlags {
@@ -46,6 +43,11 @@ Example: membench conformance --system ./my-system.js --system bm25`,
       if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
         throw new ConfigError(`expected a number of milliseconds, got "${flags.timeout}"`, "timeout", "--timeout");
       }
+      // Loaded when the command runs, so `--help` stays light (see main.ts).
+      const { modelConfigured } = await import("../../llm/create.ts");
+      const { configuredChatModel, runSystemContext } = await import("../../run/system-context.ts");
+      const { formatConformance, systemConformance } = await import("../../systems/conformance-systems.ts");
+      const { resolveSystems } = await import("../../systems/resolve.ts");
       const resolved = await resolveSystems(flags.system, { systemOptions: flags.systemOption });
       const status = modelConfigured({ flags: { llm: flags.llm } });
       const model = status.configured ? configuredChatModel(flags.llm) : undefined;

@@ -1,12 +1,10 @@
 import { resolve } from "node:path";
 import type { Command } from "commander";
-import { benchmarkIds, getBenchmark, loadDataset } from "../../benchmarks/index.ts";
-import { formatInspect, inspectDataset, sessionNotes } from "../../data/inspect.ts";
-import { pullRelease } from "../../data/pull.ts";
-import { writeUnified } from "../../data/unified.ts";
+import { BENCHMARK_IDS } from "../../benchmarks/ids.ts";
 import { log } from "../../util/log.ts";
 
-const benchList = () => benchmarkIds().join(", ");
+// Each action imports what it needs when it runs, so `--help` loads no loader (see main.ts).
+const benchList = () => BENCHMARK_IDS.join(", ");
 
 export function registerDataCommands(program: Command): void {
   const data = program.command("data").description("inspect, convert and download benchmark data");
@@ -19,6 +17,8 @@ export function registerDataCommands(program: Command): void {
     .option("--json", "print the statistics as JSON")
     .option("--strict", "treat suspicious records (e.g. unknown labels) as errors instead of warnings")
     .action(async (bench: string, path: string, opts: { json?: boolean; strict?: boolean }) => {
+      const { loadDataset } = await import("../../benchmarks/index.ts");
+      const { formatInspect, inspectDataset, sessionNotes } = await import("../../data/inspect.ts");
       const dataset = await loadDataset(bench, path, { strict: opts.strict ?? false });
       const report = inspectDataset(dataset);
       process.stdout.write(
@@ -33,6 +33,8 @@ export function registerDataCommands(program: Command): void {
     .argument("<path>", "a file or a folder of the official release")
     .requiredOption("--out <file>", "output .jsonl file")
     .action(async (bench: string, path: string, opts: { out: string }) => {
+      const { loadDataset } = await import("../../benchmarks/index.ts");
+      const { writeUnified } = await import("../../data/unified.ts");
       const dataset = await loadDataset(bench, path, { strict: true });
       const n = await writeUnified(dataset, opts.out);
       log.info(`wrote ${n} ${dataset.benchmark} episodes to ${opts.out}`);
@@ -44,6 +46,9 @@ export function registerDataCommands(program: Command): void {
     .argument("<bench>", `benchmark id (${benchList()})`)
     .option("--dest <dir>", "destination folder (default: datasets/<bench>)")
     .action(async (bench: string, opts: { dest?: string }) => {
+      const { getBenchmark } = await import("../../benchmarks/index.ts");
+      const { inspectDataset } = await import("../../data/inspect.ts");
+      const { pullRelease } = await import("../../data/pull.ts");
       const def = getBenchmark(bench);
       const dest = resolve(opts.dest || `datasets/${def.id}`);
       const result = await pullRelease(def, dest, {

@@ -2,10 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Command } from "commander";
-import { BENCHMARKS } from "../../benchmarks/index.ts";
 import { fileExists } from "../../benchmarks/shared/files.ts";
-import { inspectDataset } from "../../data/inspect.ts";
-import { startRun } from "../../run/runner.ts";
 import { markdownTable } from "../../run/table.ts";
 import { log } from "../../util/log.ts";
 import { shippedFixture } from "../../util/paths.ts";
@@ -27,6 +24,9 @@ export function registerDemoCommand(program: Command): void {
     .option("--embedder <spec>", "embedder for dense and hybrid", "use-lite")
     .option("--out <dir>", "where the demo runs are stored (default: a temporary folder)")
     .action(async (opts: { system: string; embedder: string; out?: string }) => {
+      const { BENCHMARKS } = await import("../../benchmarks/index.ts");
+      const { inspectDataset } = await import("../../data/inspect.ts");
+      const { startRun } = await import("../../run/runner.ts");
       const systems = opts.system
         .split(",")
         .map((s) => s.trim())

@@ -1,8 +1,6 @@
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import { readConfigFile, redact, resolveSetting } from "../../config/settings.ts";
-import { DEFAULT_EMBEDDER, describeEmbedder } from "../../embed/create.ts";
-import { checkEndpoint, DEFAULT_CACHE_DIR, modelConfigured, resolveModelSettings } from "../../llm/create.ts";
 import { packageVersion } from "../../util/paths.ts";
 
 interface DoctorReport {
@@ -17,6 +15,10 @@ interface DoctorReport {
 
 /** Gathers what `membench doctor` prints: never throws on a bad setting, reports it instead. */
 export async function gatherDoctor(): Promise<DoctorReport> {
+  const { DEFAULT_EMBEDDER, describeEmbedder } = await import("../../embed/create.ts");
+  const { checkEndpoint, DEFAULT_CACHE_DIR, modelConfigured, resolveModelSettings } = await import(
+    "../../llm/create.ts"
+  );
   const major = Number(process.versions.node.split(".")[0]);
   const file = readConfigFile();
   const input = { file: file.values };

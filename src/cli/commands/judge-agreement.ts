@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { Command } from "commander";
 import { ConfigError } from "../../core/errors.ts";
 import { markdownTable } from "../../run/table.ts";
-import { type AgreementRow, judgeAgreement, type RunAgreement, runJudgeAgreement } from "../../score/agreement.ts";
+import type { AgreementRow, RunAgreement } from "../../score/agreement.ts";
 import { log } from "../../util/log.ts";
 
 const fmt = (x: number) => (Number.isNaN(x) ? "–" : x.toFixed(3));
@@ -53,7 +53,8 @@ The run needs verdicts from two or more judges (membench score DIR --judges a,b)
 A labels CSV may carry a column named "group" (κ per group); empty cells are
 left out of that pair. Labels compare case-insensitively.`,
     )
-    .action((target: string, flags: { csv?: string }) => {
+    .action(async (target: string, flags: { csv?: string }) => {
+      const { judgeAgreement, runJudgeAgreement } = await import("../../score/agreement.ts");
       if (isRunDir(target)) {
         const result = runJudgeAgreement(target, { csv: flags.csv });
         process.stdout.write(`${agreementTable(result.rows, "system/setting")}\n`);

@@ -6,9 +6,8 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import type { Command } from "commander";
 import { ConfigError } from "../../core/errors.ts";
-import { type CompareOptions, type Comparison, compareRuns, comparisonMarkdown } from "../../report/compare.ts";
-import { EXPORT_FORMATS, exportOfficial, isExportFormat } from "../../report/official/export.ts";
-import { isReportFormat, REPORT_FORMATS, renderReport } from "../../report/report.ts";
+import type { CompareOptions, Comparison } from "../../report/compare.ts";
+import { EXPORT_FORMATS, isExportFormat, isReportFormat, REPORT_FORMATS } from "../../report/formats.ts";
 import { SETTINGS, type Setting } from "../../run/record.ts";
 import { log } from "../../util/log.ts";
 
@@ -89,6 +88,7 @@ export function registerReportCommands(program: Command): void {
           "--format",
         );
       }
+      const { renderReport } = await import("../../report/report.ts");
       const text = await renderReport(dirs, flags.format, {
         iterations: whole(flags.iterations, "iterations", 1),
         seed: whole(flags.seed, "seed", 0),
@@ -113,7 +113,8 @@ export function registerReportCommands(program: Command): void {
     .option("--out <file>", "write here instead of stdout")
     .option("--iterations <n>", "paired-bootstrap resamples", "1000")
     .option("--seed <n>", "bootstrap seed", "1")
-    .action((runA: string, runB: string, more: string[], flags: CompareFlags) => {
+    .action(async (runA: string, runB: string, more: string[], flags: CompareFlags) => {
+      const { compareRuns, comparisonMarkdown } = await import("../../report/compare.ts");
       if (flags.format !== "md" && flags.format !== "json") {
         throw new ConfigError(`expected md or json, got "${flags.format}"`, "format", "--format");
       }
@@ -145,6 +146,7 @@ export function registerReportCommands(program: Command): void {
 
 async function exportCommand(dir: string, format: string, out: string | undefined): Promise<void> {
   if (!out) throw new ConfigError(`the ${format} format writes files: give --out`, "out", "--out");
+  const { exportOfficial } = await import("../../report/official/export.ts");
   const written = await exportOfficial(dir, format, out);
   log.info(`${format} export: ${written.length} file${written.length === 1 ? "" : "s"} under ${resolve(out)}`);
   for (const path of written) log.debug(path);

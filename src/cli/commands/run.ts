@@ -1,10 +1,8 @@
 import type { Command } from "commander";
-import { benchmarkIds } from "../../benchmarks/index.ts";
+import { BENCHMARK_IDS } from "../../benchmarks/ids.ts";
 import { realmemRetrievalTable } from "../../benchmarks/realmem/paper.ts";
 import { ConfigError } from "../../core/errors.ts";
-import { ledgerAliasOptions } from "../../run/ledger-config.ts";
 import type { Setting } from "../../run/record.ts";
-import { resumeRun, startRun } from "../../run/runner.ts";
 import type { Summary } from "../../run/summary.ts";
 import { markdownTable, retrievalTable } from "../../run/table.ts";
 import { log } from "../../util/log.ts";
@@ -109,7 +107,7 @@ export function registerRunCommand(program: Command): void {
   program
     .command("run")
     .description("replay a benchmark into memory systems; ingest, retrieve, answer when a model is configured")
-    .argument("[bench]", `benchmark id (${benchmarkIds().join(", ")}); omit with --resume`)
+    .argument("[bench]", `benchmark id (${BENCHMARK_IDS.join(", ")}); omit with --resume`)
     .option("--data <path>", "the benchmark's data: a file or a folder")
     .option("--system <spec>", `${SYSTEM_HELP}; default bm25`, collect)
     .option("--system-option <label.key=value>", SYSTEM_OPTION_HELP, collect)
@@ -180,6 +178,9 @@ Environment variables (MEMBENCH_*, OPENAI_*) and the scripted model's JSONL form
 (--llm scripted:FILE): see \`membench --help\`.`,
     )
     .action(async (bench: string | undefined, flags: RunFlags) => {
+      // Loaded when the command runs, so `--help` stays light (see main.ts).
+      const { resumeRun, startRun } = await import("../../run/runner.ts");
+      const { ledgerAliasOptions } = await import("../../run/ledger-config.ts");
       let outcome: Awaited<ReturnType<typeof startRun>>;
       if (flags.resume && flags.retryFailed && flags.resume !== flags.retryFailed) {
         throw new ConfigError("--resume and --retry-failed name different runs; give one", "retry-failed");

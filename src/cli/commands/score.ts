@@ -4,15 +4,16 @@ import type { Command } from "commander";
 import { ConfigError } from "../../core/errors.ts";
 import type { Summary } from "../../run/summary.ts";
 import { markdownTable } from "../../run/table.ts";
-import { scoreAnswersFile } from "../../score/answers.ts";
-import { describeJudgeFailures, failureCauseOf } from "../../score/judge.ts";
-import { type ScoredRow, type ScoreRunOptions, scoreRun } from "../../score/score-run.ts";
+import { describeJudgeFailures, failureCauseOf } from "../../score/judge-failures.ts";
+import type { ScoredRow, ScoreRunOptions } from "../../score/score-run.ts";
 import { WORST_OUTCOME } from "../../score/types.ts";
 import { log } from "../../util/log.ts";
 
 export interface ScoreFlags {
   data?: string;
   answers?: string;
+  retrievals?: string;
+  name?: string;
   judges?: string;
   judgeLlm?: string;
   judgeRuns?: string;
@@ -97,10 +98,20 @@ export function printScores(summary: Summary): void {
 export function registerScoreCommands(program: Command): void {
   program
     .command("score")
-    .description("score a stored run again (other judges or prompts), or score an answers file produced elsewhere")
-    .argument("<target>", "a run directory, or a benchmark id together with --data and --answers")
+    .description(
+      "score a stored run again (other judges or prompts), or the answers and retrievals of a system run elsewhere",
+    )
+    .argument("<target>", "a run directory, or a benchmark id with --data and --answers and/or --retrievals")
     .option("--data <path>", "with a benchmark id: its data")
     .option("--answers <file>", "with a benchmark id: JSONL of {question_id, hypothesis[, episode_id]}")
+    .option(
+      "--retrievals <file>",
+      "with a benchmark id: JSONL of {question_id, items: [{text, sessionIds?, turnIds?, score?}][, episode_id]}, ranked best first: adds the provenance retrieval metrics",
+    )
+    .option(
+      "--name <name>",
+      "with --answers or --retrievals: the row's name, the system they came from (default: answers)",
+    )
     .option("--judges <names>", "comma-separated judge names: model names, or the `model` field of scripted rules")
     .option(
       "--judge-llm <spec>",
@@ -109,15 +120,26 @@ export function registerScoreCommands(program: Command): void {
     .option("--judge-runs <n>", "samples per judge, majority-voted", "1")
     .option("--prompts <dir>", "your own prompt templates: <dir>/<bench>/<template>.md (default: membench's)")
     .option("--score-option <key=value...>", "benchmark scoring options (see docs/scoring/<bench>.md)")
-    .option("--out <dir>", "with --answers: parent folder of the new run directory", "runs")
+    .option("--out <dir>", "with --answers or --retrievals: parent folder of the new run directory", "runs")
     .option("--lenient", LENIENT_HELP)
     .addHelpText(
       "after",
-      "\nEnvironment variables (MEMBENCH_*, OPENAI_*) and the scripted model's JSONL format\n(--judge-llm scripted:FILE): see `membench --help`.",
+      `
+A system run elsewhere names questions, sessions and turns by the data's own ids:
+\`membench data convert <bench> <path> --out data.jsonl\` writes them (episode id,
+probes[].id, sessions[].id, sessions[].turns[].id); docs/external-results.md.
+Environment variables (MEMBENCH_*, OPENAI_*) and the scripted model's JSONL format
+(--judge-llm scripted:FILE): see \`membench --help\`.`,
     )
     .action(async (target: string, flags: ScoreFlags) => {
+      const { scoreRun } = await import("../../score/score-run.ts");
+      const { scoreExternalRun } = await import("../../score/answers.ts");
       const options = scoreOptions(flags);
       if (existsSync(join(target, "config.json"))) {
+        for (const flag of ["answers", "retrievals", "name"] as const) {
+          if (flags[flag])
+            throw new ConfigError(`${target} is a run directory: --${flag} goes with a benchmark id`, flag);
+        }
         const { summary } = await scoreRun(target, options);
         printScores(summary);
         const failed = summary.failures?.answers ?? 0;
@@ -125,14 +147,24 @@ export function registerScoreCommands(program: Command): void {
         if (failed) log.warn(`${failed} answer calls failed; membench run --retry-failed ${target} asks them again`);
         return;
       }
-      if (!flags.data || !flags.answers) {
+      if (!flags.data || !(flags.answers || flags.retrievals)) {
         throw new ConfigError(
-          `"${target}" is not a run directory; to score answers give a benchmark id with --data and --answers`,
+          `"${target}" is not a run directory; to score a system run elsewhere give a benchmark id with --data and --answers and/or --retrievals`,
           "target",
         );
       }
-      const outcome = await scoreAnswersFile(target, flags.data, flags.answers, { ...options, out: flags.out });
-      printScores(outcome.summary);
+      const outcome = await scoreExternalRun(
+        target,
+        flags.data,
+        { answers: flags.answers, retrievals: flags.retrievals },
+        { ...options, out: flags.out, name: flags.name },
+      );
+      if (flags.retrievals) {
+        // run.ts imports this file: load its printer when needed rather than in a cycle.
+        const { printRetrieval } = await import("./run.ts");
+        printRetrieval(outcome.summary);
+      }
+      if (flags.answers) printScores(outcome.summary);
       log.info(`scored run stored in ${outcome.dir}`);
     });
 }

@@ -3,24 +3,8 @@ import { dirname, resolve } from "node:path";
 import type { Command } from "commander";
 import { ConfigError } from "../../core/errors.ts";
 import type { Embedder } from "../../embed/types.ts";
-import { LlmExtractor, LlmRelationProposer } from "../../ledger/extract/llm.ts";
-import { Ledger } from "../../ledger/ledger.ts";
-import { LlmQueryRewriter } from "../../ledger/query-rewrite.ts";
-import {
-  DEFAULT_MAX_BODY,
-  DEFAULT_SERVICE_LIMITS,
-  DEFAULT_SERVICE_PORT,
-  startLedgerService,
-} from "../../ledger/service/server.ts";
-import { modelConfigured } from "../../llm/create.ts";
-import {
-  checkLedgerExtractorMode,
-  checkLedgerQueryRewrite,
-  checkLedgerRetrieval,
-  configuredChatModel,
-  configuredEmbedder,
-} from "../../run/ledger-config.ts";
-import { DEFAULT_HOST, isLoopback } from "../../util/http-server.ts";
+import { DEFAULT_MAX_BODY, DEFAULT_SERVICE_LIMITS } from "../../ledger/service/limits.ts";
+import { DEFAULT_HOST, DEFAULT_SERVICE_PORT, isLoopback } from "../../util/http-server.ts";
 import { log } from "../../util/log.ts";
 import { jsonOption, portOption, untilStopped } from "../options.ts";
 
@@ -93,6 +77,19 @@ system protocol (docs/http-protocol.md) under /v1/systems/ledger, so
 measures the ledger as served.`,
     )
     .action(async (flags: ServeFlags) => {
+      // Loaded when the command runs, so `--help` loads no SQLite, model or embedder (see main.ts).
+      const { LlmExtractor, LlmRelationProposer } = await import("../../ledger/extract/llm.ts");
+      const { Ledger } = await import("../../ledger/ledger.ts");
+      const { LlmQueryRewriter } = await import("../../ledger/query-rewrite.ts");
+      const { startLedgerService } = await import("../../ledger/service/server.ts");
+      const { modelConfigured } = await import("../../llm/create.ts");
+      const {
+        checkLedgerExtractorMode,
+        checkLedgerQueryRewrite,
+        checkLedgerRetrieval,
+        configuredChatModel,
+        configuredEmbedder,
+      } = await import("../../run/ledger-config.ts");
       const port = portOption(flags.port);
       const maxBody = Number(flags.maxBody);
       if (!Number.isFinite(maxBody) || maxBody <= 0) {

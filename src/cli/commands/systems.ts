@@ -1,6 +1,5 @@
 import type { Command } from "commander";
-import { systemDefinitions } from "../../systems/index.ts";
-import { checkSystemOptions, describeOptions, type OptionDoc } from "../../systems/options.ts";
+import type { OptionDoc } from "../../systems/options.ts";
 
 interface SystemDoc {
   id: string;
@@ -10,7 +9,10 @@ interface SystemDoc {
   options: OptionDoc[];
 }
 
-function docs(): SystemDoc[] {
+async function docs(): Promise<SystemDoc[]> {
+  // Loaded when the command runs: the registry imports every system (SQLite, the ledger).
+  const { systemDefinitions } = await import("../../systems/index.ts");
+  const { checkSystemOptions, describeOptions } = await import("../../systems/options.ts");
   return systemDefinitions().map((d) => {
     let needsEmbedder: boolean | undefined;
     try {
@@ -58,8 +60,8 @@ at a time, --system-option ledger.retrieval.weights.memoryLexical=1. Your own
 systems: --system ./my-system.js, --system some-package#export, or
 --system http:URL (docs/systems.md).`,
     )
-    .action((flags: { json?: boolean }) => {
-      const systems = docs();
+    .action(async (flags: { json?: boolean }) => {
+      const systems = await docs();
       process.stdout.write(flags.json ? `${JSON.stringify(systems, null, 2)}\n` : `${format(systems)}`);
     });
 }

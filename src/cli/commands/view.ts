@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import { ConfigError } from "../../core/errors.ts";
-import { DEFAULT_HOST, DEFAULT_PORT, isLoopback, startViewer } from "../../report/view/server.ts";
+import { DEFAULT_HOST, DEFAULT_VIEW_PORT, isLoopback } from "../../util/http-server.ts";
 import { log } from "../../util/log.ts";
 import { portOption, untilStopped } from "../options.ts";
 
@@ -16,7 +16,7 @@ export function registerViewCommand(program: Command): void {
     .command("view")
     .description("browse runs in a local web viewer: results, per-probe drill-down, filters, diffs, verdict overrides")
     .argument("[runsDir]", "a folder of run directories, or one run directory", "runs")
-    .option("--port <n>", "port to listen on (0: any free port)", String(DEFAULT_PORT))
+    .option("--port <n>", "port to listen on (0: any free port)", String(DEFAULT_VIEW_PORT))
     .option("--host <address>", "address to listen on", DEFAULT_HOST)
     .action(async (runsDir: string, flags: ViewFlags) => {
       const port = portOption(flags.port);
@@ -27,6 +27,7 @@ export function registerViewCommand(program: Command): void {
           `listening on ${flags.host}, not loopback: anyone who can reach this address can read these runs and override verdicts`,
         );
       }
+      const { startViewer } = await import("../../report/view/server.ts");
       const viewer = await startViewer({ runsDir: dir, host: flags.host, port });
       log.info(`membench view: ${viewer.url} (runs in ${dir}; Ctrl-C to stop)`);
       await untilStopped();

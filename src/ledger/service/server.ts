@@ -9,6 +9,7 @@ import {
   allowedHosts,
   checkHost,
   DEFAULT_HOST,
+  DEFAULT_SERVICE_PORT,
   type Listening,
   listen,
   RequestError,
@@ -23,8 +24,7 @@ import { LedgerApi, type ServiceInfo } from "./api.ts";
 import { DEFAULT_MAX_BODY } from "./limits.ts";
 
 export { DEFAULT_MAX_BODY, DEFAULT_SERVICE_LIMITS } from "./limits.ts";
-
-export const DEFAULT_SERVICE_PORT = 4180;
+export { DEFAULT_SERVICE_PORT };
 
 export interface LedgerServiceOptions {
   ledger: Ledger;

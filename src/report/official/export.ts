@@ -7,17 +7,13 @@ import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { ConfigError } from "../../core/errors.ts";
 import { log } from "../../util/log.ts";
+import { EXPORT_FORMATS, isExportFormat } from "../formats.ts";
 import { loadRun } from "../run-data.ts";
 import { memoraFiles } from "./memora.ts";
 import { realmemFiles } from "./realmem.ts";
 import { subtlememoryLeaderboard } from "./subtlememory.ts";
 
-export const EXPORT_FORMATS = ["realmem", "subtlememory", "memora"] as const;
-export type ExportFormat = (typeof EXPORT_FORMATS)[number];
-
-export function isExportFormat(value: string): value is ExportFormat {
-  return (EXPORT_FORMATS as readonly string[]).includes(value);
-}
+export { EXPORT_FORMATS, type ExportFormat, isExportFormat } from "../formats.ts";
 
 function write(path: string, content: unknown): string {
   mkdirSync(dirname(path), { recursive: true });

@@ -6,12 +6,12 @@
  */
 import { readFileSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import {
   allowedHosts,
   checkHost,
   DEFAULT_HOST,
+  DEFAULT_VIEW_PORT,
   isLoopback,
   type Listening,
   listen,
@@ -22,12 +22,13 @@ import {
   send as sendWith,
 } from "../../util/http-server.ts";
 import { log } from "../../util/log.ts";
+import { assetPath } from "../../util/paths.ts";
 import { handleApi } from "./api.ts";
 
 export { DEFAULT_HOST, isLoopback };
-export const DEFAULT_PORT = 4173;
+export const DEFAULT_PORT = DEFAULT_VIEW_PORT;
 
-const STATIC_DIR = join(dirname(fileURLToPath(import.meta.url)), "static");
+const STATIC_DIR = assetPath("report/view/static");
 const STATIC: Record<string, { file: string; type: string }> = {
   "/": { file: "index.html", type: "text/html; charset=utf-8" },
   "/app.js": { file: "app.js", type: "text/javascript; charset=utf-8" },

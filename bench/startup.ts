@@ -1,0 +1,97 @@
+/**
+ * Cold start of the CLI: the compiled bin answering `--version` and `--help`
+ * against `node -e 0` (the floor: Node itself), each a fresh process, measured
+ * in the same run and interleaved so load on the machine hits all alike.
+ * Prints medians and the ratio to Node's, and writes bench/results/startup.json.
+ *
+ *   npm run bench startup            (STARTUP_BENCH_RUNS runs of each, default 15)
+ */
+import { spawnSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { availableParallelism, cpus } from "node:os";
+import { join } from "node:path";
+import { membenchBin, ROOT } from "../test/support/bin.ts";
+import { percentile } from "./ledger.ts";
+
+/** What the issue asks of `membench --version` on the project's machine. */
+export const STARTUP_TARGET_MS = 500;
+
+interface Timing {
+  medianMs: number;
+  minMs: number;
+  maxMs: number;
+}
+
+export interface StartupResult {
+  bench: "startup";
+  date: string;
+  node: string;
+  machine: { cpu: string; cores: number };
+  runs: number;
+  commands: Record<string, Timing>;
+  /** median of `membench --version` / median of `node -e 0`. */
+  ratio: number;
+  targetMs: number;
+  withinTarget: boolean;
+}
+
+function timeOnce(args: string[]): number {
+  const started = performance.now();
+  const r = spawnSync(process.execPath, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+  const ms = performance.now() - started;
+  if (r.status !== 0) throw new Error(`node ${args.join(" ")} exited ${r.status}: ${r.stderr}`);
+  return ms;
+}
+
+const timing = (xs: number[]): Timing => ({
+  medianMs: Number(percentile(xs, 50).toFixed(1)),
+  minMs: Number(Math.min(...xs).toFixed(1)),
+  maxMs: Number(Math.max(...xs).toFixed(1)),
+});
+
+export async function runStartupBench(runs = Number(process.env.STARTUP_BENCH_RUNS ?? 15)): Promise<StartupResult> {
+  const bin = membenchBin();
+  const commands: Record<string, string[]> = {
+    "node -e 0": ["-e", "0"],
+    "membench --version": [bin, "--version"],
+    "membench --help": [bin, "--help"],
+  };
+  const samples: Record<string, number[]> = Object.fromEntries(Object.keys(commands).map((k) => [k, []]));
+  for (let i = 0; i < runs; i++)
+    for (const [name, args] of Object.entries(commands)) samples[name]!.push(timeOnce(args));
+
+  const result: StartupResult = {
+    bench: "startup",
+    date: new Date().toISOString(),
+    node: process.version,
+    machine: { cpu: cpus()[0]?.model ?? "unknown", cores: availableParallelism() },
+    runs,
+    commands: Object.fromEntries(Object.entries(samples).map(([k, xs]) => [k, timing(xs)])),
+    ratio: 0,
+    targetMs: STARTUP_TARGET_MS,
+    withinTarget: false,
+  };
+  const version = result.commands["membench --version"]!.medianMs;
+  const floor = result.commands["node -e 0"]!.medianMs;
+  result.ratio = Number((version / floor).toFixed(2));
+  result.withinTarget = version < STARTUP_TARGET_MS;
+
+  console.log(`\n## CLI cold start (${runs} runs each, wall clock, ${result.machine.cores} cores)\n`);
+  console.log("| command | median | min | max | ratio to node -e 0 |");
+  console.log("|---|---:|---:|---:|---:|");
+  for (const [name, t] of Object.entries(result.commands)) {
+    console.log(
+      `| \`${name}\` | ${t.medianMs.toFixed(0)} ms | ${t.minMs.toFixed(0)} ms | ${t.maxMs.toFixed(0)} ms | ${(t.medianMs / floor).toFixed(2)} |`,
+    );
+  }
+  console.log(
+    `\n\`membench --version\`: ${version.toFixed(0)} ms median, ${result.ratio}× node -e 0 (target under ${STARTUP_TARGET_MS} ms: ${result.withinTarget ? "met" : "NOT met"})`,
+  );
+  const dir = join(ROOT, "bench/results");
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "startup.json"), `${JSON.stringify(result, null, 2)}\n`);
+  console.log("written to bench/results/startup.json");
+  return result;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await runStartupBench();
