@@ -44,14 +44,16 @@ describe("resume after SIGKILL", () => {
       "--no-progress",
     ];
 
-    const whole = cli(base);
+    // Run ids are stamped to the second: the uninterrupted run goes to its own folder, so the
+    // killed run can never find its id taken when both start within one second.
+    const whole = cli([...base, "--out", join(out, "whole")]);
     assert.equal(whole.status, 0, whole.stderr);
     const wholeDir = /run stored in (.+)/.exec(whole.stderr)?.[1];
     assert.ok(wholeDir);
 
     // 4 probes per unit: dying after the 6th kills the second unit halfway.
     const killed = cli(base, { MEMBENCH_TEST_KILL_AFTER_PROBES: "6" });
-    assert.equal(killed.signal, "SIGKILL");
+    assert.equal(killed.signal, "SIGKILL", `status ${killed.status}: ${killed.stderr}`);
     const dir = /→ (\S+)/.exec(killed.stderr)?.[1];
     assert.ok(dir, killed.stderr);
     const store = new RunStore(join(dir, "run.sqlite"));
