@@ -4,10 +4,13 @@
  * output loads as.
  */
 import { ConfigError } from "../core/errors.ts";
+import { memoraGenerator } from "./memora/generator.ts";
 import { runGenerator, type SynthOptions, type SynthResult, validateWith } from "./synthesize.ts";
 import type { AnyGenerator, ValidationIssue } from "./types.ts";
 
-export const GENERATORS: Readonly<Record<string, AnyGenerator>> = {};
+export const GENERATORS: Readonly<Record<string, AnyGenerator>> = {
+  memora: memoraGenerator,
+};
 
 const ALIASES: Record<string, string> = { mab: "memoryagentbench" };
 

@@ -67,8 +67,20 @@ export const ARCHETYPES: Readonly<Record<PreferenceDomain, Readonly<Record<strin
     },
     fiction_fan: {
       authors: ["Sally Rooney", "Kazuo Ishiguro", "Ann Patchett", "Colson Whitehead", "Elena Ferrante"],
-      topics: ["contemporary fiction", "literary mysteries", "multigenerational stories", "campus novels", "small-town life"],
-      already_read_list: ["Normal People", "Klara and the Sun", "The Dutch House", "The Nickel Boys", "My Brilliant Friend"],
+      topics: [
+        "contemporary fiction",
+        "literary mysteries",
+        "multigenerational stories",
+        "campus novels",
+        "small-town life",
+      ],
+      already_read_list: [
+        "Normal People",
+        "Klara and the Sun",
+        "The Dutch House",
+        "The Nickel Boys",
+        "My Brilliant Friend",
+      ],
     },
     fantasy_sci_fi_fan: {
       authors: ["Ann Leckie", "Alastair Reynolds", "N. K. Jemisin", "Ted Chiang", "Becky Chambers"],
@@ -86,7 +98,13 @@ export const ARCHETYPES: Readonly<Record<PreferenceDomain, Readonly<Record<strin
       genres: ["bebop", "baroque chamber music", "modal jazz", "romantic symphonies", "string quartets"],
       artists: ["Bill Evans", "Yo-Yo Ma", "Miles Davis", "Hilary Hahn", "Thelonious Monk"],
       decades: ["1950s", "1960s", "1920s", "1890s", "1970s"],
-      already_listened_list: ["Kind of Blue", "The Goldberg Variations", "Waltz for Debby", "A Love Supreme", "The Four Seasons"],
+      already_listened_list: [
+        "Kind of Blue",
+        "The Goldberg Variations",
+        "Waltz for Debby",
+        "A Love Supreme",
+        "The Four Seasons",
+      ],
     },
     indie_alternative_fan: {
       genres: ["shoegaze", "indie folk", "post-punk revival", "dream pop", "lo-fi rock"],
@@ -127,7 +145,13 @@ export const ARCHETYPES: Readonly<Record<PreferenceDomain, Readonly<Record<strin
       already_visited_list: ["Santorini", "Bora Bora", "Lake Como", "Monaco", "Mauritius"],
     },
     cultural_traveller: {
-      destination_types: ["museum cities", "historic old towns", "art festivals", "architecture tours", "literary walks"],
+      destination_types: [
+        "museum cities",
+        "historic old towns",
+        "art festivals",
+        "architecture tours",
+        "literary walks",
+      ],
       regions: ["Andalusia", "central Mexico", "northern Italy", "Morocco", "Istanbul"],
       climates: ["mild autumn days", "warm evenings", "dry heat", "four distinct seasons", "breezy coastal air"],
       already_visited_list: ["Florence", "Seville", "Oaxaca", "Marrakech", "Vienna"],
@@ -139,7 +163,13 @@ export const ARCHETYPES: Readonly<Record<PreferenceDomain, Readonly<Record<strin
       already_visited_list: ["London", "Shanghai", "Barcelona", "Toronto", "Amsterdam"],
     },
     adventure_fan: {
-      destination_types: ["trail running", "white-water rafting", "outdoor camping", "scuba diving", "via ferrata routes"],
+      destination_types: [
+        "trail running",
+        "white-water rafting",
+        "outdoor camping",
+        "scuba diving",
+        "via ferrata routes",
+      ],
       regions: ["Alaska", "Iceland", "Nepal", "Costa Rica", "the Dolomites"],
       climates: ["challenging conditions", "cold and windy", "hot and humid", "high altitude", "rainy seasons"],
       already_visited_list: ["Everest Base Camp", "Moab", "Chamonix", "Queenstown", "Kilimanjaro"],
@@ -180,11 +210,29 @@ export const PERSONAS: readonly Persona[] = [
   {
     key: "academic_researcher",
     title: "Academic Researcher",
-    archetypes: { movies: "classic_movie_fan", books: "classic_literature_fan", music: "jazz_classical_fan", travel: "nature_fan" },
+    archetypes: {
+      movies: "classic_movie_fan",
+      books: "classic_literature_fan",
+      music: "jazz_classical_fan",
+      travel: "nature_fan",
+    },
     work: {
       systems: ["field study", "grant application", "survey dataset", "lab protocol", "journal manuscript"],
-      tasks: ["Draft the methods section", "Plan field work schedule", "Review student theses", "Clean the survey data", "Prepare lecture materials", "Submit the ethics amendment"],
-      stakeholders: ["Department Chair", "Research Ethics Board", "Graduate Students", "Funding Agency", "Co-investigators"],
+      tasks: [
+        "Draft the methods section",
+        "Plan field work schedule",
+        "Review student theses",
+        "Clean the survey data",
+        "Prepare lecture materials",
+        "Submit the ethics amendment",
+      ],
+      stakeholders: [
+        "Department Chair",
+        "Research Ethics Board",
+        "Graduate Students",
+        "Funding Agency",
+        "Co-investigators",
+      ],
       metrics: ["survey response rate", "sample size", "citation count", "data collection time"],
       colleagues: COLLEAGUES,
       meetings: ["Lab group meeting", "Thesis committee meeting", "Grant review call"],
@@ -194,10 +242,28 @@ export const PERSONAS: readonly Persona[] = [
   {
     key: "business_executive",
     title: "Business Executive",
-    archetypes: { movies: "classic_movie_fan", books: "non_fiction_fan", music: "jazz_classical_fan", travel: "luxury_traveller" },
+    archetypes: {
+      movies: "classic_movie_fan",
+      books: "non_fiction_fan",
+      music: "jazz_classical_fan",
+      travel: "luxury_traveller",
+    },
     work: {
-      systems: ["regional expansion", "quarterly operating plan", "supplier network", "leadership offsite", "cost programme"],
-      tasks: ["Approve the Q3 budget", "Review the board deck", "Sign the vendor contracts", "Prepare the town hall remarks", "Call the regional directors", "Finalize the hiring plan"],
+      systems: [
+        "regional expansion",
+        "quarterly operating plan",
+        "supplier network",
+        "leadership offsite",
+        "cost programme",
+      ],
+      tasks: [
+        "Approve the Q3 budget",
+        "Review the board deck",
+        "Sign the vendor contracts",
+        "Prepare the town hall remarks",
+        "Call the regional directors",
+        "Finalize the hiring plan",
+      ],
       stakeholders: ["Board of Directors", "Regional Directors", "Finance Team", "Key Suppliers", "HR Leadership"],
       metrics: ["operating margin", "customer retention", "time to market", "cost per unit"],
       colleagues: COLLEAGUES,
@@ -208,11 +274,29 @@ export const PERSONAS: readonly Persona[] = [
   {
     key: "content_writer",
     title: "Content Writer",
-    archetypes: { movies: "indie_film_fan", books: "classic_literature_fan", music: "indie_alternative_fan", travel: "cultural_traveller" },
+    archetypes: {
+      movies: "indie_film_fan",
+      books: "classic_literature_fan",
+      music: "indie_alternative_fan",
+      travel: "cultural_traveller",
+    },
     work: {
       systems: ["editorial calendar", "brand style guide", "newsletter series", "long-form feature", "client blog"],
-      tasks: ["Outline the feature article", "Edit the newsletter draft", "Pitch three blog ideas", "Update the style guide", "Interview the product lead", "Proofread the client copy"],
-      stakeholders: ["Managing Editor", "Client Marketing Team", "SEO Specialist", "Freelance Designers", "Readers Panel"],
+      tasks: [
+        "Outline the feature article",
+        "Edit the newsletter draft",
+        "Pitch three blog ideas",
+        "Update the style guide",
+        "Interview the product lead",
+        "Proofread the client copy",
+      ],
+      stakeholders: [
+        "Managing Editor",
+        "Client Marketing Team",
+        "SEO Specialist",
+        "Freelance Designers",
+        "Readers Panel",
+      ],
       metrics: ["newsletter open rate", "time on page", "organic traffic", "publishing cadence"],
       colleagues: COLLEAGUES,
       meetings: ["Editorial meeting", "Client check-in", "Content planning session"],
@@ -222,10 +306,22 @@ export const PERSONAS: readonly Persona[] = [
   {
     key: "creative_designer",
     title: "Creative Designer",
-    archetypes: { movies: "horror_fan", books: "fiction_fan", music: "indie_alternative_fan", travel: "cultural_traveller" },
+    archetypes: {
+      movies: "horror_fan",
+      books: "fiction_fan",
+      music: "indie_alternative_fan",
+      travel: "cultural_traveller",
+    },
     work: {
       systems: ["brand refresh", "packaging line", "design system", "exhibition booth", "mobile app redesign"],
-      tasks: ["Sketch the logo variations", "Export the icon set", "Present the moodboard", "Revise the packaging mockups", "Prepare the print files", "Audit the colour palette"],
+      tasks: [
+        "Sketch the logo variations",
+        "Export the icon set",
+        "Present the moodboard",
+        "Revise the packaging mockups",
+        "Prepare the print files",
+        "Audit the colour palette",
+      ],
       stakeholders: ["Art Director", "Client Brand Team", "Print Vendor", "Product Managers", "Copywriters"],
       metrics: ["design review turnaround", "asset reuse rate", "user satisfaction score", "revision rounds"],
       colleagues: COLLEAGUES,
@@ -236,10 +332,22 @@ export const PERSONAS: readonly Persona[] = [
   {
     key: "financial_analyst",
     title: "Financial Analyst",
-    archetypes: { movies: "sci_fi_fan", books: "non_fiction_fan", music: "jazz_classical_fan", travel: "luxury_traveller" },
+    archetypes: {
+      movies: "sci_fi_fan",
+      books: "non_fiction_fan",
+      music: "jazz_classical_fan",
+      travel: "luxury_traveller",
+    },
     work: {
       systems: ["forecast model", "variance report", "valuation model", "cash flow dashboard", "risk register"],
-      tasks: ["Update the revenue forecast", "Reconcile the expense accounts", "Build the sensitivity table", "Review the audit findings", "Refresh the KPI dashboard", "Prepare the month-end pack"],
+      tasks: [
+        "Update the revenue forecast",
+        "Reconcile the expense accounts",
+        "Build the sensitivity table",
+        "Review the audit findings",
+        "Refresh the KPI dashboard",
+        "Prepare the month-end pack",
+      ],
       stakeholders: ["CFO", "Controllers", "Business Unit Heads", "External Auditors", "Treasury Team"],
       metrics: ["forecast accuracy", "days sales outstanding", "close cycle time", "working capital"],
       colleagues: COLLEAGUES,
@@ -250,11 +358,35 @@ export const PERSONAS: readonly Persona[] = [
   {
     key: "management_consultant",
     title: "Management Consultant",
-    archetypes: { movies: "classic_movie_fan", books: "non_fiction_fan", music: "pop_mainstream_fan", travel: "cultural_traveller" },
+    archetypes: {
+      movies: "classic_movie_fan",
+      books: "non_fiction_fan",
+      music: "pop_mainstream_fan",
+      travel: "cultural_traveller",
+    },
     work: {
-      systems: ["operating model review", "client transformation roadmap", "market entry study", "process redesign", "benchmarking survey"],
-      tasks: ["Draft the steering committee deck", "Run the stakeholder interviews", "Synthesize the survey results", "Build the issue tree", "Prepare the workshop agenda", "Update the engagement tracker"],
-      stakeholders: ["Client Sponsor", "Engagement Partner", "Client Operations Team", "Steering Committee", "Analyst Team"],
+      systems: [
+        "operating model review",
+        "client transformation roadmap",
+        "market entry study",
+        "process redesign",
+        "benchmarking survey",
+      ],
+      tasks: [
+        "Draft the steering committee deck",
+        "Run the stakeholder interviews",
+        "Synthesize the survey results",
+        "Build the issue tree",
+        "Prepare the workshop agenda",
+        "Update the engagement tracker",
+      ],
+      stakeholders: [
+        "Client Sponsor",
+        "Engagement Partner",
+        "Client Operations Team",
+        "Steering Committee",
+        "Analyst Team",
+      ],
       metrics: ["process cycle time", "cost savings", "adoption rate", "customer satisfaction"],
       colleagues: COLLEAGUES,
       meetings: ["Steering committee", "Client workshop", "Team problem-solving session"],
@@ -264,11 +396,35 @@ export const PERSONAS: readonly Persona[] = [
   {
     key: "marketing_manager",
     title: "Marketing Manager",
-    archetypes: { movies: "indie_film_fan", books: "fiction_fan", music: "pop_mainstream_fan", travel: "urban_explorer" },
+    archetypes: {
+      movies: "indie_film_fan",
+      books: "fiction_fan",
+      music: "pop_mainstream_fan",
+      travel: "urban_explorer",
+    },
     work: {
-      systems: ["product launch campaign", "loyalty programme", "paid social budget", "brand awareness study", "webinar series"],
-      tasks: ["Brief the creative agency", "Review the campaign metrics", "Plan the launch timeline", "Approve the ad copy", "Update the persona research", "Schedule the social posts"],
-      stakeholders: ["Product Marketing", "Creative Agency", "Sales Leadership", "Customer Insights Team", "Regional Marketers"],
+      systems: [
+        "product launch campaign",
+        "loyalty programme",
+        "paid social budget",
+        "brand awareness study",
+        "webinar series",
+      ],
+      tasks: [
+        "Brief the creative agency",
+        "Review the campaign metrics",
+        "Plan the launch timeline",
+        "Approve the ad copy",
+        "Update the persona research",
+        "Schedule the social posts",
+      ],
+      stakeholders: [
+        "Product Marketing",
+        "Creative Agency",
+        "Sales Leadership",
+        "Customer Insights Team",
+        "Regional Marketers",
+      ],
       metrics: ["cost per acquisition", "conversion rate", "brand awareness", "marketing qualified leads"],
       colleagues: COLLEAGUES,
       meetings: ["Campaign review", "Agency briefing", "Marketing stand-up"],
@@ -278,10 +434,22 @@ export const PERSONAS: readonly Persona[] = [
   {
     key: "sales_manager",
     title: "Sales Manager",
-    archetypes: { movies: "action_movie_fan", books: "thriller_fan", music: "rock_metal_fan", travel: "urban_explorer" },
+    archetypes: {
+      movies: "action_movie_fan",
+      books: "thriller_fan",
+      music: "rock_metal_fan",
+      travel: "urban_explorer",
+    },
     work: {
       systems: ["enterprise pipeline", "territory plan", "partner channel", "renewal programme", "sales playbook"],
-      tasks: ["Review the pipeline forecast", "Coach the new account executives", "Prepare the client proposal", "Update the CRM notes", "Plan the territory visits", "Negotiate the renewal terms"],
+      tasks: [
+        "Review the pipeline forecast",
+        "Coach the new account executives",
+        "Prepare the client proposal",
+        "Update the CRM notes",
+        "Plan the territory visits",
+        "Negotiate the renewal terms",
+      ],
       stakeholders: ["Account Executives", "Sales Operations", "Key Clients", "Channel Partners", "VP of Sales"],
       metrics: ["win rate", "average deal size", "sales cycle length", "quota attainment"],
       colleagues: COLLEAGUES,
@@ -292,11 +460,29 @@ export const PERSONAS: readonly Persona[] = [
   {
     key: "software_engineer",
     title: "Software Engineer",
-    archetypes: { movies: "sci_fi_fan", books: "fantasy_sci_fi_fan", music: "electronic_ambient_fan", travel: "adventure_fan" },
+    archetypes: {
+      movies: "sci_fi_fan",
+      books: "fantasy_sci_fi_fan",
+      music: "electronic_ambient_fan",
+      travel: "adventure_fan",
+    },
     work: {
       systems: ["checkout service", "order routing engine", "streaming pipeline", "mobile SDK", "search API"],
-      tasks: ["Refactor legacy code", "Optimize database queries", "Configure development environment", "Write integration tests", "Review the pull requests", "Fix the flaky build"],
-      stakeholders: ["Engineering Leadership", "QA and Testing Team", "Data Engineering Team", "Product Management", "Site Reliability Team"],
+      tasks: [
+        "Refactor legacy code",
+        "Optimize database queries",
+        "Configure development environment",
+        "Write integration tests",
+        "Review the pull requests",
+        "Fix the flaky build",
+      ],
+      stakeholders: [
+        "Engineering Leadership",
+        "QA and Testing Team",
+        "Data Engineering Team",
+        "Product Management",
+        "Site Reliability Team",
+      ],
       metrics: ["p95 latency", "error rate", "deployment frequency", "test coverage"],
       colleagues: COLLEAGUES,
       meetings: ["Sprint planning meeting", "Architecture review", "Incident retrospective"],
@@ -306,10 +492,22 @@ export const PERSONAS: readonly Persona[] = [
   {
     key: "startup_founder",
     title: "Startup Founder",
-    archetypes: { movies: "sci_fi_fan", books: "non_fiction_fan", music: "electronic_ambient_fan", travel: "urban_explorer" },
+    archetypes: {
+      movies: "sci_fi_fan",
+      books: "non_fiction_fan",
+      music: "electronic_ambient_fan",
+      travel: "urban_explorer",
+    },
     work: {
       systems: ["seed round", "product roadmap", "beta programme", "hiring pipeline", "go-to-market plan"],
-      tasks: ["Update the investor deck", "Interview the design candidates", "Ship the beta release", "Review the burn rate", "Call the pilot customers", "Draft the board update"],
+      tasks: [
+        "Update the investor deck",
+        "Interview the design candidates",
+        "Ship the beta release",
+        "Review the burn rate",
+        "Call the pilot customers",
+        "Draft the board update",
+      ],
       stakeholders: ["Lead Investors", "Co-founders", "Pilot Customers", "Advisory Board", "Early Employees"],
       metrics: ["monthly recurring revenue", "user activation", "churn rate", "runway"],
       colleagues: COLLEAGUES,
@@ -363,11 +561,31 @@ export const EXPENSE_RANGES: Readonly<Record<ExpenseType, readonly [number, numb
  * as the paper's simulator does (e.g. coffee [21–35], [35–49], [49–70]).
  */
 export const BUDGET_RANGES: Readonly<Record<ExpenseType, ReadonlyArray<readonly [number, number]>>> = {
-  breakfast: [[35, 49], [49, 70], [70, 105]],
-  lunch: [[56, 84], [84, 112], [112, 154]],
-  dinner: [[105, 175], [175, 245], [245, 315]],
-  coffee: [[21, 35], [35, 49], [49, 70]],
-  grocery: [[40, 70], [70, 110], [110, 160]],
+  breakfast: [
+    [35, 49],
+    [49, 70],
+    [70, 105],
+  ],
+  lunch: [
+    [56, 84],
+    [84, 112],
+    [112, 154],
+  ],
+  dinner: [
+    [105, 175],
+    [175, 245],
+    [245, 315],
+  ],
+  coffee: [
+    [21, 35],
+    [35, 49],
+    [49, 70],
+  ],
+  grocery: [
+    [40, 70],
+    [70, 110],
+    [110, 160],
+  ],
 };
 
 export const STEP_GOAL_RANGES: ReadonlyArray<readonly [number, number]> = [

@@ -56,9 +56,19 @@ const CTAS = [
   "Send your sign-off before the end of the week.",
   "Flag any blockers to me before our next check-in.",
 ];
+const PURPOSES = [
+  "Share the latest findings on the",
+  "Summarise the open questions about the",
+  "Report progress on the",
+  "Propose changes to the",
+];
+const MEETING_KINDS = ["Kick-off", "Check-in", "Review", "Planning", "Retrospective", "Deep Dive", "Status Sync"];
 const PLATFORMS = ["LinkedIn", "X", "Instagram", "Mastodon"];
 const POST_TYPES = ["Team Milestone Post", "Technical Insight Post", "Event Announcement", "Behind-the-Scenes Post"];
 
+/** The k-th name of a list, numbered once the list runs out (`Review`, …, `Review 2`), so titles never repeat. */
+const nth = (names: readonly string[], k: number) =>
+  `${names[k % names.length]}${k >= names.length ? ` ${Math.floor(k / names.length) + 1}` : ""}`;
 const cap = (s: string) => s.replace(/(^|\s)([a-z])/g, (_m, sp: string, c: string) => sp + c.toUpperCase());
 const tag = (s: string) => `#${cap(s).replace(/[^A-Za-z0-9]/g, "")}`;
 
@@ -80,7 +90,7 @@ function proposal(p: Persona, n: number, rng: Rng): DocumentSeed {
     type: "project_proposal",
     id: `project_proposal_${n}`,
     fields: {
-      project_title: `${rng.pick(ADJECTIVES)} ${cap(system)} ${rng.pick(NOUNS)}`,
+      project_title: `${nth(ADJECTIVES, Math.floor((n - 1) / p.work.systems.length))} ${cap(system)} ${NOUNS[(n - 1) % NOUNS.length]}`,
       project_description: `A ${months}-month effort to rebuild the ${system} so that the ${(stakeholders[0] as string).toLowerCase()} get results faster and with fewer manual steps.`,
       budget: rng.int(10, 180) * 5000,
       timeline: `${months} months in three phases: discovery, build and rollout`,
@@ -101,7 +111,8 @@ function proposal(p: Persona, n: number, rng: Rng): DocumentSeed {
 
 function email(p: Persona, n: number, rng: Rng): DocumentSeed {
   const system = p.work.systems[(n + 1) % p.work.systems.length] as string;
-  const metric = rng.pick(p.work.metrics);
+  const round = Math.floor((n - 1) / p.work.systems.length);
+  const metric = p.work.metrics[round % p.work.metrics.length] as string;
   const people = rng.shuffle([...p.work.stakeholders, ...rng.sample(p.work.colleagues, 2)]);
   const points = rng.shuffle([
     `The ${system} review found that ${metric} moved by ${rng.int(5, 40)}% since last quarter`,
@@ -115,7 +126,7 @@ function email(p: Persona, n: number, rng: Rng): DocumentSeed {
     type: "email_writeup",
     id: `email_writeup_${n}`,
     fields: {
-      email_purpose: `Share the latest ${system} findings and agree on next steps for ${metric}`,
+      email_purpose: `${nth(PURPOSES, Math.floor(round / p.work.metrics.length))} ${system} and agree on next steps for ${metric}`,
       recipient_list: people.slice(0, 2),
       key_points: points.slice(0, 2),
       call_to_action: rng.pick(CTAS),
@@ -142,12 +153,17 @@ function notes(p: Persona, n: number, rng: Rng): DocumentSeed {
     `Keep the current vendor for the ${system} until the pilot ends`,
     `Publish ${metrics[1]} figures to the whole team each month`,
   ];
-  const actions = people.slice(0, 4).map((who, i) => `${who} to ${["draft", "check", "share", "update"][i]} the ${system} ${["plan", "numbers", "summary", "tracker"][i]} within ${rng.int(2, 14)} days`);
+  const actions = people
+    .slice(0, 4)
+    .map(
+      (who, i) =>
+        `${who} to ${["draft", "check", "share", "update"][i]} the ${system} ${["plan", "numbers", "summary", "tracker"][i]} within ${rng.int(2, 14)} days`,
+    );
   return {
     type: "meeting_notes",
     id: `meeting_notes_${n}`,
     fields: {
-      meeting_title: `${meeting}: ${cap(system)} #${n}`,
+      meeting_title: `${meeting}: ${cap(system)} ${nth(MEETING_KINDS, Math.floor((n - 1) / p.work.systems.length))}`,
       agenda_items: agenda.slice(0, 2),
       key_decisions: decisions.slice(0, 2),
     },

@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { DURATIONS, type Duration } from "../../benchmarks/memora/labels.ts";
+import { jsonText } from "../output.ts";
 import type { Generator, SynthContext } from "../types.ts";
 import { PERSONAS, type Persona } from "./catalogue.ts";
 import { releaseTurns, sessionFlow, sessionRequest } from "./dialogue.ts";
@@ -15,6 +16,8 @@ import { type Simulation, simulate } from "./simulate.ts";
 import { validateMemora } from "./validate.ts";
 
 export const MEMORA_SYNTH_VERSION = "1";
+/** Whole-timeline attempts before settling for fewer questions than asked. */
+const SIMULATION_ATTEMPTS = 5;
 
 const taskCount = (task: string) =>
   z
@@ -59,20 +62,20 @@ export const memoraKnobs = z.object({
 
 export type MemoraKnobs = z.infer<typeof memoraKnobs>;
 
-const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+const json = (value: unknown) => jsonText(value, 2);
 
 function personasOf(knobs: MemoraKnobs): Persona[] {
   if (knobs.persona.length) return knobs.persona.map((k) => PERSONAS.find((p) => p.key === k) as Persona);
   return PERSONAS.slice(0, knobs.personas);
 }
 
-/** Simulates, retrying with a fresh stream when too few questions qualify (the release regenerates a persona up to 3 times). */
+/** Simulates, retrying with a fresh stream when too few questions qualify (the release regenerates a persona up to 3 times; we allow a few more). */
 function simulateWithQuestions(persona: Persona, duration: Duration, knobs: MemoraKnobs, ctx: SynthContext) {
   const counts = {} as Record<TaskKey, number>;
   for (const task of TASK_KEYS) counts[task] = knobs[task] || QUESTIONS_PER_TASK[duration];
   const base = ctx.rng.fork(`${duration}/${persona.key}`);
   let best: { sim: Simulation; chosen: ReturnType<typeof selectQuestions> } | undefined;
-  for (let attempt = 0; attempt < 3; attempt++) {
+  for (let attempt = 0; attempt < SIMULATION_ATTEMPTS; attempt++) {
     const rng = attempt === 0 ? base : base.fork(`retry-${attempt}`);
     const sim = simulate(
       { persona, config: TIMELINES[duration], startDate: knobs.startDate, sessionScale: knobs.sessionScale },
@@ -80,13 +83,17 @@ function simulateWithQuestions(persona: Persona, duration: Duration, knobs: Memo
     );
     const chosen = selectQuestions(candidateQuestions(sim, duration, rng.fork("phrasing").int(0, 2)), counts);
     const missing = Object.values(chosen.shortfall).reduce((a, b) => a + (b ?? 0), 0);
-    const prior = best ? Object.values(best.chosen.shortfall).reduce((a, b) => a + (b ?? 0), 0) : Number.POSITIVE_INFINITY;
+    const prior = best
+      ? Object.values(best.chosen.shortfall).reduce((a, b) => a + (b ?? 0), 0)
+      : Number.POSITIVE_INFINITY;
     if (missing < prior) best = { sim, chosen };
     if (!missing) break;
   }
   const result = best as NonNullable<typeof best>;
   for (const [task, n] of Object.entries(result.chosen.shortfall)) {
-    ctx.log.warn(`memora ${duration}/${persona.key}: ${n} ${task} question(s) short; the timeline has too few qualifying memories`);
+    ctx.log.warn(
+      `memora ${duration}/${persona.key}: ${n} ${task} question(s) short; the timeline has too few qualifying memories`,
+    );
   }
   return result;
 }

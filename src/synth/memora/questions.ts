@@ -61,7 +61,8 @@ export interface Candidate {
 const usd = (n: number) => `$${n.toFixed(2)}`;
 const cents = (n: number) => Math.round(n * 100) / 100;
 const num = (n: number) => n.toLocaleString("en-US");
-const ordinal = (n: number) => `${n}${n % 10 === 1 && n !== 11 ? "st" : n % 10 === 2 && n !== 12 ? "nd" : n % 10 === 3 && n !== 13 ? "rd" : "th"}`;
+const ordinal = (n: number) =>
+  `${n}${n % 10 === 1 && n !== 11 ? "st" : n % 10 === 2 && n !== 12 ? "nd" : n % 10 === 3 && n !== 13 ? "rd" : "th"}`;
 
 /** Builds one question's rubric; criterion templates rotate by index so a long rubric does not repeat one phrasing. */
 class Rubric {
@@ -278,7 +279,13 @@ function reasoning(
     task: "reasoning",
     category,
     sessions: distinct(sessions),
-    question: { question_id: id, question, question_date: end, memory_evidence: evidence, evaluation: rubric.evaluation() },
+    question: {
+      question_id: id,
+      question,
+      question_date: end,
+      memory_evidence: evidence,
+      evaluation: rubric.evaluation(),
+    },
   };
 }
 
@@ -386,7 +393,11 @@ function reasoningCandidates(sim: Simulation, n: number, duration: Duration): Ca
               goal_status: { is_goal_met: met, status: met ? "meeting_target" : "below_target" },
               goal_data: { category: "step_tracker", subcategory: "daily_steps", value: goal.value },
               goal_session: { session_id: goal.session, session_date: goal.date },
-              activity_sessions: steps.map((s) => ({ session_id: s.session, session_date: s.date, step_count: s.count })),
+              activity_sessions: steps.map((s) => ({
+                session_id: s.session,
+                session_date: s.date,
+                step_count: s.count,
+              })),
             },
             [goal.session, ...steps.map((s) => s.session)],
             [
@@ -452,12 +463,19 @@ function reasoningCandidates(sim: Simulation, n: number, duration: Duration): Ca
           period_breakdown: Object.fromEntries(
             spans.map((s, i) => [
               String(s.index),
-              { total_steps: stepTotals[i], items: (stepsBy[i] ?? []).map(stepItem), period_ref: `${ordinal(s.index)} ${unit}` },
+              {
+                total_steps: stepTotals[i],
+                items: (stepsBy[i] ?? []).map(stepItem),
+                period_ref: `${ordinal(s.index)} ${unit}`,
+              },
             ]),
           ),
         },
         state.steps.map((s) => s.session),
-        [`that the ${ordinal(span.index)} ${unit} had the most steps`, `the maximum step count of ${num(stepTotals[best] ?? 0)} steps`],
+        [
+          `that the ${ordinal(span.index)} ${unit} had the most steps`,
+          `the maximum step count of ${num(stepTotals[best] ?? 0)} steps`,
+        ],
       ),
     );
   }
@@ -480,7 +498,11 @@ function reasoningCandidates(sim: Simulation, n: number, duration: Duration): Ca
           period_breakdown: Object.fromEntries(
             spans.map((s, i) => [
               String(s.index),
-              { total_amount: totals[i], items: (byPeriod[i] ?? []).map(expenseItem), period_ref: `${ordinal(s.index)} ${unit}` },
+              {
+                total_amount: totals[i],
+                items: (byPeriod[i] ?? []).map(expenseItem),
+                period_ref: `${ordinal(s.index)} ${unit}`,
+              },
             ]),
           ),
         },
@@ -550,10 +572,22 @@ function reasoningCandidates(sim: Simulation, n: number, duration: Duration): Ca
 // ---------------------------------------------------------------- Recommending
 
 const GENERAL: Readonly<Record<PreferenceDomain, readonly string[]>> = {
-  movies: ["Can you suggest a movie for tonight?", "What film should I watch next?", "Any movie recommendations for me?"],
+  movies: [
+    "Can you suggest a movie for tonight?",
+    "What film should I watch next?",
+    "Any movie recommendations for me?",
+  ],
   books: ["What book should I read next?", "Can you recommend a book for me?", "I need something new to read. Ideas?"],
-  music: ["What music should I put on?", "Can you recommend some music for me?", "Any album suggestions for this week?"],
-  travel: ["Where should I go on my next trip?", "Can you suggest a travel destination for me?", "Any ideas for my next getaway?"],
+  music: [
+    "What music should I put on?",
+    "Can you recommend some music for me?",
+    "Any album suggestions for this week?",
+  ],
+  travel: [
+    "Where should I go on my next trip?",
+    "Can you suggest a travel destination for me?",
+    "Any ideas for my next getaway?",
+  ],
 };
 
 const SPECIFIC: Readonly<Record<string, string>> = {

@@ -27,7 +27,7 @@ export interface ContentRule extends CategoryRule {
   /** Field edits per update / delete session. */
   updateIntensity: readonly [number, number];
   deleteIntensity: readonly [number, number];
-  /** Sessions touching a document before it is complete. */
+  /** Edit sessions (updates, deletes) a document takes before it is complete. */
   completion: readonly [number, number];
 }
 

@@ -451,7 +451,10 @@ export function simulate(opts: SimulationOptions, rng: Rng): Simulation {
         date,
         sessionType: "activity",
         operation: "delete",
-        details: { item: { task_type: entry?.taskType, description, created_at: entry?.createdAt }, category: "todo_list" },
+        details: {
+          item: { task_type: entry?.taskType, description, created_at: entry?.createdAt },
+          category: "todo_list",
+        },
         share: { kind: "todo", op: "delete", description },
       };
     }
@@ -580,7 +583,8 @@ export function simulate(opts: SimulationOptions, rng: Rng): Simulation {
         else doc.stated.set(field, id);
       }
       docs.started.push(doc);
-      touch(doc);
+      // The completion threshold counts edit sessions; a type that is never edited is complete when written.
+      if (!rule.ops.update && !rule.ops.delete) doc.status = "completed";
       return {
         id,
         date,

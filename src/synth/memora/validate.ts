@@ -53,8 +53,9 @@ function stated(entry: Rec): string | undefined {
 
 /** Every object under `node` that names a session, with its path. */
 function sessionEntries(node: unknown, path: string, out: Array<{ path: string; entry: Rec }> = []) {
-  if (Array.isArray(node)) node.forEach((item, i) => sessionEntries(item, `${path}[${i}]`, out));
-  else if (isRecord(node)) {
+  if (Array.isArray(node)) {
+    for (const [i, item] of node.entries()) sessionEntries(item, `${path}[${i}]`, out);
+  } else if (isRecord(node)) {
     if ("session_id" in node) out.push({ path, entry: node });
     for (const [k, v] of Object.entries(node)) {
       if (k === "session_ids" && Array.isArray(v)) {
@@ -75,22 +76,39 @@ function checkSessions(dir: string, root: string, persona: string, issues: Valid
     if (!isRecord(raw)) continue;
     const record = `session ${f.number}`;
     const type = String(raw.session_type);
-    if (!SESSION_TYPES.has(type)) issues.push({ file, record, field: "session_type", problem: `unknown session_type "${type}"` });
+    if (!SESSION_TYPES.has(type))
+      issues.push({ file, record, field: "session_type", problem: `unknown session_type "${type}"` });
     const operation = raw.operation;
     if (operation !== null && !OPERATIONS.has(String(operation))) {
       issues.push({ file, record, field: "operation", problem: `unknown operation "${String(operation)}"` });
     }
-    if (raw.persona !== persona) issues.push({ file, record, field: "persona", problem: `persona "${String(raw.persona)}" in folder "${persona}"` });
+    if (raw.persona !== persona)
+      issues.push({
+        file,
+        record,
+        field: "persona",
+        problem: `persona "${String(raw.persona)}" in folder "${persona}"`,
+      });
     const turns = Array.isArray(raw.conversation) ? raw.conversation.filter(isRecord) : [];
     let shared = "";
     turns.forEach((t, i) => {
       if (!SPEAKER_ROLES[String(t.speaker)]) {
-        issues.push({ file, record, field: `conversation[${i}].speaker`, problem: `unknown speaker "${String(t.speaker)}"` });
+        issues.push({
+          file,
+          record,
+          field: `conversation[${i}].speaker`,
+          problem: `unknown speaker "${String(t.speaker)}"`,
+        });
       }
       if (t.share_memory === true) shared += `\n${String(t.message)}`;
     });
     if (operation !== null && !shared) {
-      issues.push({ file, record, field: "conversation", problem: "a memory session with no share_memory turn: its memory is never stated" });
+      issues.push({
+        file,
+        record,
+        field: "conversation",
+        problem: "a memory session with no share_memory turn: its memory is never stated",
+      });
     }
     if (operation === null && shared) {
       issues.push({ file, record, field: "conversation", problem: "a memory-neutral session has share_memory turns" });
@@ -101,7 +119,10 @@ function checkSessions(dir: string, root: string, persona: string, issues: Valid
 }
 
 /** Problems in one persona folder. */
-function checkPersona(folder: { dir: string; questionsFile: string; conversationsDir: string; persona: string }, root: string): ValidationIssue[] {
+function checkPersona(
+  folder: { dir: string; questionsFile: string; conversationsDir: string; persona: string },
+  root: string,
+): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   const sessions = checkSessions(folder.conversationsDir, root, folder.persona, issues);
   const file = relative(root, folder.questionsFile);
@@ -113,7 +134,11 @@ function checkPersona(folder: { dir: string; questionsFile: string; conversation
   const end = isRecord(doc.date_range) ? String(doc.date_range.end_date) : undefined;
   for (const s of sessions.values()) {
     if (end && s.date > end) {
-      issues.push({ file: s.file, field: "date", problem: `session dated ${s.date}, after the questions' date ${end}` });
+      issues.push({
+        file: s.file,
+        field: "date",
+        problem: `session dated ${s.date}, after the questions' date ${end}`,
+      });
     }
   }
   for (const [key, list] of Object.entries(doc.questions)) {
@@ -131,13 +156,27 @@ function checkPersona(folder: { dir: string; questionsFile: string; conversation
       }
       const point = questionPoint(id);
       const date = String(q.question_date);
-      const criteria = isRecord(q.evaluation) && Array.isArray(q.evaluation.evaluation_questions) ? q.evaluation.evaluation_questions.filter(isRecord) : [];
+      const criteria =
+        isRecord(q.evaluation) && Array.isArray(q.evaluation.evaluation_questions)
+          ? q.evaluation.evaluation_questions.filter(isRecord)
+          : [];
       criteria.forEach((c, j) => {
         const k = CRITERION_KINDS[String(c.evaluation_type)];
         const field = `evaluation.evaluation_questions[${j}]`;
-        if (!k) issues.push({ file, record, field: `${field}.evaluation_type`, problem: `unknown evaluation_type "${String(c.evaluation_type)}"` });
+        if (!k)
+          issues.push({
+            file,
+            record,
+            field: `${field}.evaluation_type`,
+            problem: `unknown evaluation_type "${String(c.evaluation_type)}"`,
+          });
         else if (c.expected_answer !== k.expected) {
-          issues.push({ file, record, field: `${field}.expected_answer`, problem: `a ${String(c.evaluation_type)} criterion must expect "${k.expected}"` });
+          issues.push({
+            file,
+            record,
+            field: `${field}.expected_answer`,
+            problem: `a ${String(c.evaluation_type)} criterion must expect "${k.expected}"`,
+          });
         }
       });
       if (!criteria.some((c) => c.evaluation_type === "memory_presence")) {
@@ -148,15 +187,30 @@ function checkPersona(folder: { dir: string; questionsFile: string; conversation
           const n = typeof entry.session_id === "number" ? entry.session_id : Number.NaN;
           const session = sessions.get(n);
           if (!session) {
-            issues.push({ file, record, field: path, problem: `evidence session ${String(entry.session_id)} does not exist` });
+            issues.push({
+              file,
+              record,
+              field: path,
+              problem: `evidence session ${String(entry.session_id)} does not exist`,
+            });
             continue;
           }
           if (date < session.date || (point !== undefined && n > point)) {
-            issues.push({ file, record, field: path, problem: `evidence from session ${n} (${session.date}) lies after the question (${date}, after session ${point})` });
+            issues.push({
+              file,
+              record,
+              field: path,
+              problem: `evidence from session ${n} (${session.date}) lies after the question (${date}, after session ${point})`,
+            });
           }
           const value = stated(entry);
           if (value !== undefined && !mentions(session.shared, value)) {
-            issues.push({ file, record, field: path, problem: `session ${n} never states "${value}" in its memory turns` });
+            issues.push({
+              file,
+              record,
+              field: path,
+              problem: `session ${n} never states "${value}" in its memory turns`,
+            });
           }
         }
       }
@@ -169,7 +223,11 @@ export async function validateMemora(dir: string): Promise<ValidationIssue[]> {
   const ctx = new LoadContext("memora", dir, { strict: false });
   const folders = findPersonaFolders(dir, ctx);
   const issues: ValidationIssue[] = ctx.warnings.map((w) => ({ file: ".", problem: w }));
-  if (!folders.length) issues.push({ file: ".", problem: "no <duration>/<persona>/ folder with conversations/ and evaluation_questions_<persona>.json" });
+  if (!folders.length)
+    issues.push({
+      file: ".",
+      problem: "no <duration>/<persona>/ folder with conversations/ and evaluation_questions_<persona>.json",
+    });
   for (const folder of folders) issues.push(...checkPersona(folder, dir));
   return issues;
 }
