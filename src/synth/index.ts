@@ -5,12 +5,14 @@
  */
 import { ConfigError } from "../core/errors.ts";
 import { memoraGenerator } from "./memora/generator.ts";
+import { realMemGenerator } from "./realmem/generator.ts";
 import { subtleMemoryGenerator } from "./subtlememory/generator.ts";
 import { runGenerator, type SynthOptions, type SynthResult, validateWith } from "./synthesize.ts";
 import type { AnyGenerator, ValidationIssue } from "./types.ts";
 
 export const GENERATORS: Readonly<Record<string, AnyGenerator>> = {
   memora: memoraGenerator,
+  realmem: realMemGenerator,
   subtlememory: subtleMemoryGenerator,
 };
 

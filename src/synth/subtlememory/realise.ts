@@ -79,33 +79,6 @@ export interface Message {
   content: string;
 }
 
-const STOP = new Set(
-  "the and for that this with from are was were has have had its it's his her their our your my you not but about into over than then them they what when where which who why how all any can could would should will just also very more most some such only own same other".split(
-    " ",
-  ),
-);
-
-/** Content words of a text (three letters or more, no stop words, none of `drop`). */
-export function contentWords(text: string, drop: ReadonlySet<string> = new Set()): Set<string> {
-  const words =
-    text
-      .toLowerCase()
-      .normalize("NFKD")
-      .replace(/[\u0300-\u036f]/g, "")
-      .match(/[a-z0-9]+/g) ?? [];
-  return new Set(words.filter((w) => w.length >= 3 && !STOP.has(w) && !drop.has(w)));
-}
-
-/** Share of the fact's content words found in `text`: how much of the variant a session states. */
-export function coverage(fact: string, text: string, drop: ReadonlySet<string> = new Set()): number {
-  const want = contentWords(fact, drop);
-  if (!want.size) return 1;
-  const have = contentWords(text, drop);
-  let hit = 0;
-  for (const w of want) if (have.has(w)) hit++;
-  return hit / want.size;
-}
-
 const has = (text: string, value: string) => text.toLowerCase().includes(value.toLowerCase());
 const BANNED = /\b(benchmark|complementary|contradictory|nuanced|variant|memory item)\b/i;
 

@@ -12,8 +12,8 @@ import { dirname, join, relative } from "node:path";
 import { isRecord, type Rec } from "../../benchmarks/shared/fields.ts";
 import { findFiles, readJsonFile } from "../../benchmarks/shared/files.ts";
 import { relationSubtype, relationType, source } from "../../benchmarks/subtlememory/labels.ts";
+import { contentWords, coverage } from "../text-overlap.ts";
 import type { ValidationIssue } from "../types.ts";
-import { contentWords, coverage } from "./realise.ts";
 
 export const HISTORY = "history_sessions.json";
 export const INSTANCES = "bench_instances.json";
