@@ -4,10 +4,13 @@
  * output loads as.
  */
 import { ConfigError } from "../core/errors.ts";
+import { memconflictGenerator } from "./memconflict/index.ts";
 import { runGenerator, type SynthOptions, type SynthResult, validateWith } from "./synthesize.ts";
 import type { AnyGenerator, ValidationIssue } from "./types.ts";
 
-export const GENERATORS: Readonly<Record<string, AnyGenerator>> = {};
+export const GENERATORS: Readonly<Record<string, AnyGenerator>> = {
+  memconflict: memconflictGenerator,
+};
 
 const ALIASES: Record<string, string> = { mab: "memoryagentbench" };
 
