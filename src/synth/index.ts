@@ -4,13 +4,15 @@
  * output loads as.
  */
 import { ConfigError } from "../core/errors.ts";
-import { memoraGenerator } from "./memora/generator.ts";
-import { realMemGenerator } from "./realmem/generator.ts";
-import { subtleMemoryGenerator } from "./subtlememory/generator.ts";
+import { memconflictGenerator } from "./memconflict/index.ts";
+import { memoraGenerator } from "./memora/index.ts";
+import { realMemGenerator } from "./realmem/index.ts";
+import { subtleMemoryGenerator } from "./subtlememory/index.ts";
 import { runGenerator, type SynthOptions, type SynthResult, validateWith } from "./synthesize.ts";
 import type { AnyGenerator, ValidationIssue } from "./types.ts";
 
 export const GENERATORS: Readonly<Record<string, AnyGenerator>> = {
+  memconflict: memconflictGenerator,
   memora: memoraGenerator,
   realmem: realMemGenerator,
   subtlememory: subtleMemoryGenerator,

@@ -9,7 +9,7 @@
  */
 import { ModelError } from "../core/errors.ts";
 import type { Accounting } from "../llm/accounting.ts";
-import { structured } from "../llm/structured.ts";
+import { StructuredOutputError, structured } from "../llm/structured.ts";
 import type { ChatMessage, ChatModel, ChatRequest } from "../llm/types.ts";
 import type { PromptSet } from "../score/prompts.ts";
 import type { JsonRequest, Realiser, TextRequest } from "./types.ts";
@@ -163,14 +163,17 @@ export class LlmRealiser implements Realiser {
     let problem = "";
     for (let sample = 0; sample < REALISE_ATTEMPTS; sample++) {
       this.options.budget?.check();
-      const { value } = await structured(
-        this.options.model,
-        this.#request(messages, sample, req.maxTokens),
-        req.schema,
-        {
+      let value: T;
+      try {
+        ({ value } = await structured(this.options.model, this.#request(messages, sample, req.maxTokens), req.schema, {
           name: req.prompt.replace(/[^A-Za-z0-9_-]/g, "_"),
-        },
-      );
+        }));
+      } catch (error) {
+        // Unparsable even after its repair: one failed attempt, like a reply that fails the check.
+        if (!(error instanceof StructuredOutputError)) throw error;
+        problem = error.reason;
+        continue;
+      }
       problem = req.check?.(value) ?? "";
       if (!problem) return value;
     }
