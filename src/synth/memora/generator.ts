@@ -15,7 +15,7 @@ import { QUESTIONS_PER_TASK, TIMELINES } from "./schedule-config.ts";
 import { type Simulation, simulate } from "./simulate.ts";
 import { validateMemora } from "./validate.ts";
 
-export const MEMORA_SYNTH_VERSION = "1";
+export const MEMORA_SYNTH_VERSION = "1.0.0";
 /** Whole-timeline attempts before settling for fewer questions than asked. */
 const SIMULATION_ATTEMPTS = 5;
 
@@ -34,27 +34,27 @@ export const memoraKnobs = z.object({
     .min(1)
     .max(PERSONAS.length)
     .default(1)
-    .describe("How many of the paper's ten personas (Table 6 order: academic_researcher first)"),
+    .describe("how many of the paper's ten personas (Table 6 order: academic_researcher first)"),
   persona: z
     .array(z.enum(PERSONAS.map((p) => p.key) as [string, ...string[]]))
     .default([])
-    .describe("Persona keys to generate instead of the first N (e.g. software_engineer,sales_manager)"),
+    .describe("persona keys to generate instead of the first N (e.g. software_engineer,sales_manager)"),
   durations: z
     .array(z.enum(DURATIONS))
     .min(1)
     .default(["weekly"])
-    .describe("Timelines to simulate: weekly (7 days), monthly (28), quarterly (92)"),
+    .describe("timelines to simulate: weekly (7 days), monthly (28), quarterly (92)"),
   startDate: z
     .string()
     .regex(/^\d{4}-\d{2}-\d{2}$/, "expected YYYY-MM-DD")
     .default("2025-06-01")
-    .describe("First day of every timeline (the release starts on 2025-06-01)"),
+    .describe("first day of every timeline (the release starts on 2025-06-01)"),
   sessionScale: z
     .number()
     .positive()
     .max(4)
     .default(1)
-    .describe("Multiplies every session frequency of the paper's configuration (0.25 gives a quarter of the sessions)"),
+    .describe("multiplies every session frequency of the paper's configuration (0.25 gives a quarter of the sessions)"),
   remembering: taskCount("Remembering"),
   reasoning: taskCount("Reasoning"),
   recommending: taskCount("Recommending"),

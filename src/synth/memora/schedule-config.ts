@@ -1,10 +1,10 @@
 /**
  * The per-timeline simulator configuration of Memora's generator: how often
  * each memory category comes up (a range drawn per day, week or month) and the
- * weights of its operations. Values follow the released
- * `memory_config_<timeline>.json` files as summarised in arXiv 2604.20006 App. A
- * and the Memora spec's construction table; the day counts are the release's
- * (7, 28 and 92 days from 2025-06-01).
+ * weights of its operations. Values follow the released generator's
+ * `memory_config_<timeline>.json` (geniesinc/Memora@a6493188, `data_generation/`;
+ * arXiv 2604.20006 App. A); the day counts are the release's (7, 28 and 92
+ * days from 2025-06-01).
  */
 import type { Duration } from "../../benchmarks/memora/labels.ts";
 import type { DocumentType } from "./documents.ts";

@@ -21,8 +21,12 @@ import { listSessionFiles } from "../../benchmarks/memora/sessions.ts";
 import { LoadContext } from "../../benchmarks/shared/context.ts";
 import { isRecord, type Rec } from "../../benchmarks/shared/fields.ts";
 import { readJsonFile } from "../../benchmarks/shared/files.ts";
+import { coverage } from "../text-overlap.ts";
 import type { ValidationIssue } from "../types.ts";
 import { mentions } from "./dialogue.ts";
+
+/** Share of an evidence value's content words its session's memory turns must carry when it is not there verbatim. */
+const MIN_COVERAGE = 0.6;
 
 interface SessionInfo {
   file: string;
@@ -204,7 +208,12 @@ function checkPersona(
             });
           }
           const value = stated(entry);
-          if (value !== undefined && !mentions(session.shared, value)) {
+          // Verbatim, or most of its words: a paraphrase ("I still need to refactor some legacy code") counts.
+          if (
+            value !== undefined &&
+            !mentions(session.shared, value) &&
+            coverage(value, session.shared) < MIN_COVERAGE
+          ) {
             issues.push({
               file,
               record,

@@ -15,32 +15,32 @@ import { dialogueRequest } from "./dialogue.ts";
 import { type Category, currentTime, MemoryLoop, type SessionSkeleton } from "./sessions.ts";
 import { validateRealMem } from "./validate.ts";
 
-export const REALMEM_SYNTH_VERSION = "1";
+export const REALMEM_SYNTH_VERSION = "1.0.0";
 
 const share = (what: string, paper: number, of: string) =>
-  z.number().min(0).default(paper).describe(`Weight of ${what} queries (the paper: ${paper} of ${of})`);
+  z.number().min(0).default(paper).describe(`weight of ${what} queries (the paper: ${paper} of ${of})`);
 
 export const realMemKnobs = z.object({
-  users: z.number().int().min(1).max(USERS.length).default(1).describe("Users (one dialogue file each)"),
+  users: z.number().int().min(1).max(USERS.length).default(1).describe("users (one dialogue file each)"),
   projects: z
     .number()
     .int()
     .min(1)
     .max(8)
     .default(5)
-    .describe("Projects per user, interleaved on one timeline (the release: 5–6)"),
+    .describe("projects per user, interleaved on one timeline (the release: 5–6)"),
   fillerShare: z
     .number()
     .min(0)
     .max(0.9)
     .default(0.48)
-    .describe("Share of sessions that are unrelated chats with no memory (the release: 985 of 2,055)"),
+    .describe("share of sessions that are unrelated chats with no memory (the release: 985 of 2,055)"),
   queriesPerSession: z
     .number()
     .min(0)
     .max(3)
     .default(1.3)
-    .describe("Mean queries per project session, where the memory allows (the release: 1,415 over 1,070)"),
+    .describe("mean queries per project session, where the memory allows (the release: 1,415 over 1,070)"),
   staticRetrieval: share("Static Retrieval", 1075, "1,415"),
   dynamicUpdating: share("Dynamic Updating", 156, "1,415"),
   proactiveAlignment: share("Proactive Alignment", 160, "1,415"),
@@ -49,7 +49,7 @@ export const realMemKnobs = z.object({
     .string()
     .regex(/^\d{4}-\d{2}-\d{2}$/, "expected YYYY-MM-DD")
     .default("2025-12-15")
-    .describe("Date of the first session (the release starts on 2025-12-15)"),
+    .describe("date of the first session (the release starts on 2025-12-15)"),
 });
 
 export type RealMemKnobs = z.infer<typeof realMemKnobs>;

@@ -21,43 +21,43 @@ import {
 import { readSeedFile, SEEDS, type Seed } from "./seeds.ts";
 import { HISTORY, INSTANCES, validateSubtleMemory } from "./validate.ts";
 
-export const SUBTLEMEMORY_SYNTH_VERSION = "1";
+export const SUBTLEMEMORY_SYNTH_VERSION = "1.0.0";
 
 export const subtleMemoryKnobs = z.object({
-  personas: z.number().int().min(1).max(PROFILES.length).default(1).describe("Persona histories (splits) to build"),
+  personas: z.number().int().min(1).max(PROFILES.length).default(1).describe("persona histories (splits) to build"),
   sets: z
     .number()
     .int()
     .min(1)
     .default(16)
-    .describe("Variant sets per persona (each one seed); capped by the seeds available"),
+    .describe("variant sets per persona (each one seed); capped by the seeds available"),
   seeds: z
     .string()
     .default("")
     .describe(
-      "A JSON file of your own seed facts (docs/synth.md gives the shape); empty = our 20 seeds (12 user-related, 8 world-knowledge)",
+      "a JSON file of your own seed facts (docs/synth.md gives the shape); empty = our 20 seeds (12 user-related, 8 world-knowledge)",
     ),
-  complementary: z.number().min(0).default(361).describe("Weight of complementary sets (the paper: 361 of 1,090)"),
-  nuanced: z.number().min(0).default(352).describe("Weight of nuanced sets (the paper: 352)"),
-  contradictory: z.number().min(0).default(377).describe("Weight of contradictory sets (the paper: 377)"),
+  complementary: z.number().min(0).default(361).describe("weight of complementary sets (the paper: 361 of 1,090)"),
+  nuanced: z.number().min(0).default(352).describe("weight of nuanced sets (the paper: 352)"),
+  contradictory: z.number().min(0).default(377).describe("weight of contradictory sets (the paper: 377)"),
   multiEvidenceShare: z
     .number()
     .min(0)
     .max(1)
     .default(0.584)
-    .describe("Share of complementary sets that are Multi-evidence, the rest Any-one (the paper: 211 of 361)"),
+    .describe("share of complementary sets that are Multi-evidence, the rest Any-one (the paper: 211 of 361)"),
   temporalShare: z
     .number()
     .min(0)
     .max(1)
     .default(0.505)
-    .describe("Share of nuanced sets that are Temporal, the rest Contextual (the paper: 396 of 784 questions)"),
+    .describe("share of nuanced sets that are Temporal, the rest Contextual (the paper: 396 of 784 questions)"),
   userRelatedShare: z
     .number()
     .min(0)
     .max(1)
     .default(0.5)
-    .describe("Share of sets from user-related (preference) seeds; the rest are world-knowledge seeds"),
+    .describe("share of sets from user-related (preference) seeds; the rest are world-knowledge seeds"),
   start: z
     .string()
     .default("2025-04-01T08:00:00+08:00")
@@ -69,8 +69,8 @@ export const subtleMemoryKnobs = z.object({
         return false;
       }
     }, "expected YYYY-MM-DDTHH:MM:SS+HH:MM")
-    .describe("Time of the earliest possible session (the release's fallback range starts here)"),
-  spanDays: z.number().positive().default(30).describe("Days the history is spread over"),
+    .describe("time of the earliest possible session (the release's fallback range starts here)"),
+  spanDays: z.number().positive().default(30).describe("days the history is spread over"),
 });
 
 export type SubtleMemoryKnobs = z.infer<typeof subtleMemoryKnobs>;
