@@ -154,6 +154,25 @@ describe("subtlememory generator (templates)", () => {
     });
   });
 
+  it("builds its sets from a user's seed file given as a knob", async () => {
+    const dir = tmp("own-seeds");
+    const file = join(tmp("seedfile"), "seeds.json");
+    const own = SEEDS.filter((s) => s.id === "coffee-order" || s.id === "lake-depth").map((s) => ({
+      ...s,
+      id: `my-${s.id}`,
+    }));
+    writeJson(file, own);
+    const result = await runGenerator(subtleMemoryGenerator, {
+      ...quiet,
+      out: dir,
+      seed: 3,
+      knobs: [`seeds=${file}`, "sets=2"],
+    });
+    assert.deepEqual(validationErrors(result.issues), []);
+    const instances = readJson(join(dir, "persona_0", "bench_instances.json"));
+    assert.deepEqual(instances.map((i: { topic: string }) => i.topic).sort(), ["Food", "Nature"]);
+  });
+
   describe("a corrupted file is caught by the validator", () => {
     const corrupt = async (edit: (dir: string) => void) => {
       const dir = tmp("bad");
