@@ -121,10 +121,6 @@ export function currentTime(day: string): string {
   return `${day} (${weekday(day)})`;
 }
 
-function pick<T>(rng: Rng, items: readonly T[]): T {
-  return rng.pick(items);
-}
-
 /** Builds every session of one user, in timeline order. */
 export class MemoryLoop {
   readonly memories: MemoryRec[] = [];
@@ -260,7 +256,7 @@ export class MemoryLoop {
       turns.push({
         speaker: "User",
         instruction: `Come back to the project "${title}", say briefly how it is going, and ask what the next step is.`,
-        template: `Hi, I'm back. ${pick(rng, ["I've kept to the plan so far.", "Things are going fine.", "I've made some progress since last time."])} What should we do next on "${title}"?`,
+        template: `Hi, I'm back. ${rng.pick(["I've kept to the plan so far.", "Things are going fine.", "I've made some progress since last time."])} What should we do next on "${title}"?`,
         required: [],
         query: "Dynamic Incremental",
       });
@@ -338,7 +334,7 @@ export class MemoryLoop {
     turns.push({
       speaker: "User",
       instruction: "Thank the assistant and end the session.",
-      template: pick(rng, [
+      template: rng.pick([
         "Thanks, that's all for today.",
         "Great, that helps. Talk soon.",
         "Perfect, let's stop here.",
@@ -348,7 +344,7 @@ export class MemoryLoop {
     turns.push({
       speaker: "Assistant",
       instruction: "Close the session politely.",
-      template: pick(rng, [
+      template: rng.pick([
         "You're welcome. See you next time!",
         "Glad to help. Good luck until next time.",
         "Anytime. We'll pick it up from here.",

@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { jsonText } from "../output.ts";
+import type { Rng } from "../rng.ts";
 import type { Generator, SynthContext } from "../types.ts";
 import { interleave, parseStart, timestamps } from "./assemble.ts";
 import { PROFILES, personaString } from "./personas.ts";
@@ -186,8 +187,6 @@ async function buildOne(
     qas.push(await ctx.realiser.json(queryRequest(set, q, variants.facts, `${item} query ${q + 1}`)));
   return { set, caseId, instanceId, facts: variants.facts, caseText: variants.case, sessions, qas };
 }
-
-type Rng = SynthContext["rng"];
 
 function writePersona(
   k: number,
