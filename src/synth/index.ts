@@ -5,11 +5,13 @@
  */
 import { ConfigError } from "../core/errors.ts";
 import { memconflictGenerator } from "./memconflict/index.ts";
+import { memoryagentbenchGenerator } from "./memoryagentbench/index.ts";
 import { runGenerator, type SynthOptions, type SynthResult, validateWith } from "./synthesize.ts";
 import type { AnyGenerator, ValidationIssue } from "./types.ts";
 
 export const GENERATORS: Readonly<Record<string, AnyGenerator>> = {
   memconflict: memconflictGenerator,
+  memoryagentbench: memoryagentbenchGenerator,
 };
 
 const ALIASES: Record<string, string> = { mab: "memoryagentbench" };

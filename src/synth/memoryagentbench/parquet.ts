@@ -1,10 +1,11 @@
 /**
  * Writes MemoryAgentBench rows as parquet in the Hugging Face release schema
- * (spec §3.2): nullable `context` string, `questions` list<string>, `answers`
- * list<list<string>>, and a `metadata` struct, with the three-level LIST
- * layout pyarrow writes. Used by the committed fixtures' generator and by
- * tests that need a file made at test time; options bend the schema for the
- * malformed-input tests.
+ * (the release's `data/<Split>-00000-of-00001.parquet`): nullable `context`
+ * string, `questions` list<string>, `answers` list<list<string>>, and a
+ * `metadata` struct, with the three-level LIST layout pyarrow writes. The
+ * dataset generator writes its files with it, as do the committed fixtures'
+ * generator and the tests (test/support/write-parquet.ts re-exports it);
+ * `WriteMabOptions` bend the schema for the malformed-input tests only.
  */
 import { writeFileSync } from "node:fs";
 import type { SchemaElement } from "hyparquet";
