@@ -6,6 +6,7 @@
 import { ConfigError } from "../core/errors.ts";
 import { memconflictGenerator } from "./memconflict/index.ts";
 import { memoraGenerator } from "./memora/index.ts";
+import { memoryagentbenchGenerator } from "./memoryagentbench/index.ts";
 import { realMemGenerator } from "./realmem/index.ts";
 import { subtleMemoryGenerator } from "./subtlememory/index.ts";
 import { runGenerator, type SynthOptions, type SynthResult, validateWith } from "./synthesize.ts";
@@ -14,6 +15,7 @@ import type { AnyGenerator, ValidationIssue } from "./types.ts";
 export const GENERATORS: Readonly<Record<string, AnyGenerator>> = {
   memconflict: memconflictGenerator,
   memora: memoraGenerator,
+  memoryagentbench: memoryagentbenchGenerator,
   realmem: realMemGenerator,
   subtlememory: subtleMemoryGenerator,
 };

@@ -289,7 +289,10 @@ export async function validateWith(generator: AnyGenerator, dir: string): Promis
   }
   issues.push(...(await generator.validate(root)));
   try {
-    await loadDataset(generator.benchmark, root, { strict: true });
+    await loadDataset(generator.benchmark, root, {
+      strict: true,
+      ...(generator.loadVariant ? { variant: generator.loadVariant } : {}),
+    });
   } catch (error) {
     if (error instanceof ConfigError) throw error;
     issues.push(loadIssue(error, root));

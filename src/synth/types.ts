@@ -104,6 +104,8 @@ export interface Generator<K = Record<string, unknown>> {
   knobs: KnobSchema<K>;
   /** The knob `--size N` sets (number of personas, instances…). */
   sizeKnob?: string;
+  /** The loader variant validation loads the output with (default: the benchmark's default variant). */
+  loadVariant?: string;
   /** Writes the dataset into `ctx.out`. */
   generate(knobs: K, ctx: SynthContext): Promise<void>;
   /** Checks a folder of this generator's output (leaked future facts, missing evidence, unknown labels…). */

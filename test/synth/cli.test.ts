@@ -26,6 +26,8 @@ describe("membench synth (CLI)", () => {
     assert.match(r.stdout, /^ {2}personas {2}\[integer\] {2}default 12$/m);
     assert.match(r.stdout, /^ {2}queryStyle {2}\[direct \| implicit \| both\] {2}default "direct"$/m);
     assert.match(r.stdout, /^ {2}pools {2}\[string\] {2}default \(none\)$/m);
+    assert.match(r.stdout, /^memoryagentbench \(generator \d+\.\d+\.\d+\): [\s\S]*--size sets questions/m);
+    assert.match(r.stdout, /^ {2}length {2}\[6k \| 32k \| 64k \| 262k\] {2}default "262k"$/m);
     const json = JSON.parse(cli(["synth", "--list", "--json"]).stdout);
     const mc = json.find((g: { benchmark: string }) => g.benchmark === "memconflict");
     assert.equal(mc.sizeKnob, "personas");

@@ -1,8 +1,8 @@
 /**
  * The MemConflict generator: the paper's simulator (arXiv 2605.20926 §3,
- * Algorithm 1) as ../shared/spec/memconflict.md §3–§4 describes it, writing
- * the release's final file `Step4_4.jsonl` (and the implicit-query file
- * `Step4_4_indirect.jsonl`). Stages, per persona, each from its own PRNG
+ * Algorithm 1) as the released pipeline runs it (TaoZhen1110/MemConflict@17cbc14,
+ * `Code/Step1_1.py` … `Code/Step4_4.py`), writing the release's final file
+ * `Step4_4.jsonl` (and the implicit-query file `Step4_4_indirect.jsonl`). Stages, per persona, each from its own PRNG
  * stream: profile → timeline (reveals, monthly updates/chitchat, future
  * plan) → static conflicts → conditional groups → dynamic distractors →
  * event types, synopsis, dialogue → triggers and questions → ablations.

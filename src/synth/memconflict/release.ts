@@ -1,7 +1,8 @@
 /**
  * The files: one persona per JSONL line in the release's final format
- * (`Data/Step4_4.jsonl`, as ../shared/spec/memconflict.md §3 reconstructs it
- * from the intermediate steps: `State_Before`, `State_After` and
+ * (TaoZhen1110/MemConflict@17cbc14 `Data/Step4_4.jsonl`, reconstructed from the
+ * released intermediate `Data/Step*.jsonl` files and `Code/Step4_4.py`, as
+ * docs/data/memconflict.md describes: `State_Before`, `State_After` and
  * `Update_Reason` pruned, questions and token counts added), the
  * question-style ablation `Step4_4_indirect.jsonl`, and on request the
  * intermediate stage files `Step1_1` … `Step4_3` with the keys each stage adds.
