@@ -21,6 +21,7 @@ import { registerReportCommands } from "./commands/report.ts";
 import { registerRunCommand } from "./commands/run.ts";
 import { registerScoreCommands } from "./commands/score.ts";
 import { registerServeCommand } from "./commands/serve.ts";
+import { registerSynthCommand } from "./commands/synth.ts";
 import { registerSystemsCommand } from "./commands/systems.ts";
 import { registerViewCommand } from "./commands/view.ts";
 import { EXIT_OK, EXIT_USAGE, reportError, showErrorStacks } from "./errors.ts";
@@ -66,6 +67,7 @@ ${SCRIPTED_HELP}`,
   registerReportCommands(program);
   registerViewCommand(program);
   registerServeCommand(program);
+  registerSynthCommand(program);
   return program;
 }
 
