@@ -1,18 +1,6 @@
 import type { Command } from "commander";
 import { ConfigError } from "../../core/errors.ts";
-import {
-  describeKnobs,
-  formatIssue,
-  GENERATORS,
-  generatorIds,
-  getGenerator,
-  type RealiserChoice,
-  SynthStoppedError,
-  synthesize,
-  type ValidationIssue,
-  validateSynth,
-  validationErrors,
-} from "../../synth/index.ts";
+import type { RealiserChoice, ValidationIssue } from "../../synth/index.ts";
 import { log } from "../../util/log.ts";
 
 interface SynthFlags {
@@ -43,7 +31,11 @@ function num(v: string | undefined, flag: string, integer = false): number | und
 
 const show = (v: unknown) => (v === undefined ? "(none)" : JSON.stringify(v));
 
-function listText(): string {
+/** The generators and their helpers, loaded when the command runs so `--help` stays light (see main.ts). */
+const synthModule = () => import("../../synth/index.ts");
+
+async function listText(): Promise<string> {
+  const { GENERATORS, describeKnobs } = await synthModule();
   const out: string[] = [];
   for (const g of Object.values(GENERATORS)) {
     out.push(`${g.benchmark} (generator ${g.version}): ${g.summary}`);
@@ -58,7 +50,8 @@ function listText(): string {
   return `${out.join("\n").trimEnd()}\n`;
 }
 
-function listJson(): string {
+async function listJson(): Promise<string> {
+  const { GENERATORS, describeKnobs } = await synthModule();
   const list = Object.values(GENERATORS).map((g) => ({
     benchmark: g.benchmark,
     version: g.version,
@@ -70,7 +63,8 @@ function listJson(): string {
 }
 
 /** Prints the issues; exit code 1 when any is an error. */
-function reportIssues(issues: ValidationIssue[], what: string): void {
+async function reportIssues(issues: ValidationIssue[], what: string): Promise<void> {
+  const { formatIssue, validationErrors } = await synthModule();
   for (const issue of issues) process.stdout.write(`${formatIssue(issue)}\n`);
   const errors = validationErrors(issues).length;
   const warnings = issues.length - errors;
@@ -117,9 +111,10 @@ at no cost. Exit code 1 when validation finds an error.
     )
     .action(async (bench: string | undefined, flags: SynthFlags) => {
       if (flags.list) {
-        process.stdout.write(flags.json ? listJson() : listText());
+        process.stdout.write(flags.json ? await listJson() : await listText());
         return;
       }
+      const { generatorIds, getGenerator, SynthStoppedError, synthesize } = await synthModule();
       if (!bench) throw new ConfigError(`name a generator (${generatorIds().join(", ") || "none"}) or --list`, "bench");
       if (!flags.out) throw new ConfigError("--out <dir> is required", "out", "--out");
       getGenerator(bench);
@@ -147,7 +142,7 @@ at no cost. Exit code 1 when validation finds an error.
           `${m.generator}: ${m.files.length} file${m.files.length === 1 ? "" : "s"} in ${result.out} (seed ${m.seed}, realised by ${m.realiser.id})\n`,
         );
         for (const f of m.files) process.stdout.write(`  ${f.path}  ${f.bytes} bytes\n`);
-        reportIssues(result.issues, m.generator);
+        await reportIssues(result.issues, m.generator);
       } catch (error) {
         if (!(error instanceof SynthStoppedError)) throw error;
         log.error(error.message);
@@ -161,6 +156,7 @@ at no cost. Exit code 1 when validation finds an error.
     .argument("<bench>", "benchmark the folder holds")
     .argument("<dir>", "the dataset folder")
     .action(async (bench: string, dir: string) => {
-      reportIssues(await validateSynth(bench, dir), `${getGenerator(bench).benchmark} ${dir}`);
+      const { getGenerator, validateSynth } = await synthModule();
+      await reportIssues(await validateSynth(bench, dir), `${getGenerator(bench).benchmark} ${dir}`);
     });
 }
