@@ -23,6 +23,7 @@ import { registerScoreCommands } from "./commands/score.ts";
 import { registerServeCommand } from "./commands/serve.ts";
 import { registerSystemsCommand } from "./commands/systems.ts";
 import { registerViewCommand } from "./commands/view.ts";
+import { registerWorkerCommand } from "./commands/worker.ts";
 import { EXIT_OK, EXIT_USAGE, reportError, showErrorStacks } from "./errors.ts";
 
 export function buildProgram(): Command {
@@ -66,6 +67,7 @@ ${SCRIPTED_HELP}`,
   registerReportCommands(program);
   registerViewCommand(program);
   registerServeCommand(program);
+  registerWorkerCommand(program);
   return program;
 }
 

@@ -54,6 +54,12 @@ export interface UnitInfo {
   error?: string;
   /** Wall time of each ingest call, ms. */
   ingestMs: number[];
+  /**
+   * Set when a worker pool gave up on the unit (`run --queue`): every attempt
+   * failed and its job stays in the queue's failed list as `job`. `state` is
+   * then `failed` and `error` the last attempt's. `--resume` tries it again.
+   */
+  deadLetter?: { job: string; attempts: number; at: string };
 }
 
 export function unitId(system: string, episodeId: string): string {

@@ -17,6 +17,8 @@ import { loadRunData } from "../data/run-data.ts";
 import { unifiedSources } from "../data/unified.ts";
 import { type UsageSink, withUsageSink } from "../llm/accounting.ts";
 import { type ManagedChatModel, modelConfigured, resolveModelSettings } from "../llm/create.ts";
+import { shareModelLimits } from "../llm/shared-limits.ts";
+import type { QueueOptions } from "../pool/coordinator.ts";
 import { checkScoreOptions, type ScoreRunOptions, scoreRun, summarizeRun } from "../score/score-run.ts";
 import { scorerFor } from "../score/scorers.ts";
 import type { AnySystemDefinition } from "../systems/options.ts";
@@ -34,6 +36,7 @@ import { applySystemOptions } from "../systems/spec.ts";
 import type { MemorySystem } from "../systems/types.ts";
 import { log } from "../util/log.ts";
 import { PACKAGE_ROOT, packageVersion } from "../util/paths.ts";
+import { checkRedisUrl, redactRedisUrl } from "../util/redis.ts";
 import { type LedgerFlags, legacyLedgerOptions } from "./ledger-config.ts";
 import { startProgress } from "./progress.ts";
 import type { Protocol, ProtocolOptions } from "./protocol.ts";
@@ -84,12 +87,19 @@ export interface RunOptions {
   scoring?: ScoreRunOptions;
   /** Load the data leniently (`--lenient`): suspicious records are warnings, not errors. Kept for resume and score. */
   lenient?: boolean;
+  /**
+   * `--queue redis://…`: the units go to a worker pool (`membench worker`) instead of
+   * running here; recorded without the URL's password (docs/architecture.md).
+   */
+  queue?: QueueOptions;
+  /** Resolves when a `--queue` run should stop waiting for its workers (Ctrl-C); not recorded. */
+  stop?: Promise<void>;
 }
 
 /** How a run's options are recorded: `systems` holds the row labels; each system's spec, options and info are in `RunSnapshot.systems`. */
 export type RecordedRunOptions = Required<Pick<RunOptions, "benchmark" | "data" | "settings">> & {
   systems: string[];
-} & Omit<RunOptions, "progress" | "systems" | "systemOptions" | "systemConcurrency"> &
+} & Omit<RunOptions, "progress" | "systems" | "systemOptions" | "systemConcurrency" | "stop"> &
   LedgerFlags;
 
 export interface RunSnapshot {
@@ -114,6 +124,8 @@ export interface RunOutcome {
   summary: Summary;
   failedUnits: number;
   stoppedForCost: boolean;
+  /** A `--queue` run that stopped waiting (Ctrl-C) with units still queued: `--resume` collects them. */
+  stoppedWaiting?: boolean;
 }
 
 export const CONFIG_FILE = "config.json";
@@ -253,6 +265,8 @@ export async function startRun(options: RunOptions): Promise<RunOutcome> {
       systemOptions: undefined,
       systemConcurrency: undefined,
       progress: undefined,
+      stop: undefined,
+      ...(options.queue ? { queue: { ...options.queue, url: redactRedisUrl(options.queue.url) } } : {}),
     } as RunSnapshot["options"],
     dataFiles: await Promise.all(
       dataset.source.files.map(async (f) => ({ path: f.path, bytes: f.bytes, sha256: await sha256File(f.path) })),
@@ -261,6 +275,8 @@ export async function startRun(options: RunOptions): Promise<RunOutcome> {
     model: llm,
     embedder: options.embedder,
   };
+  // With a pool, this process's model calls (failed answers asked again, judges) share its limits.
+  if (options.queue) shareModelLimits(checkRedisUrl(options.queue.url));
   // Systems are made before the run directory exists: one that refuses its options
   // (a model it needs, a server that does not answer) leaves nothing behind.
   const answerer = createAnswerer(snapshot);
@@ -282,10 +298,15 @@ export async function startRun(options: RunOptions): Promise<RunOutcome> {
     throw error;
   }
   try {
-    return await executeRun(dir, snapshot, dataset, options.progress, { answerer, made });
+    return await executeRun(dir, snapshot, dataset, options.progress, { answerer, made }, undefined, {
+      queue: options.queue,
+      stop: options.stop,
+    });
   } catch (error) {
     if (created) discardUnstarted(dir);
     throw error;
+  } finally {
+    if (options.queue) shareModelLimits(undefined);
   }
 }
 
@@ -370,12 +391,23 @@ export interface ResumeOptions {
   progress?: boolean;
   /** The definitions and MemorySystem instances the run was started with, where config.json cannot rebuild them. */
   systems?: Array<AnySystemDefinition | MemorySystem>;
+  /**
+   * The worker pool to finish on: default the one the run was started with (re-attached:
+   * results workers finished meanwhile are collected); `false` runs what is left here.
+   */
+  queue?: QueueOptions | false;
+  /** Resolves when a `--queue` run should stop waiting (Ctrl-C). */
+  stop?: Promise<void>;
 }
 
 /** Finishes a run whose process died or was stopped: finished units are kept, the rest redone. */
 export async function resumeRun(dir: string, options: boolean | ResumeOptions = {}): Promise<RunOutcome> {
-  const { progress, systems: given } =
-    typeof options === "boolean" ? { progress: options, systems: undefined } : options;
+  const {
+    progress,
+    systems: given,
+    queue: queueGiven,
+    stop,
+  } = typeof options === "boolean" ? ({ progress: options } as ResumeOptions) : options;
   const path = join(dir, CONFIG_FILE);
   if (!existsSync(path))
     throw new ConfigError(`no ${CONFIG_FILE} in ${dir}: not a run directory`, "resume", "--resume");
@@ -407,7 +439,13 @@ export async function resumeRun(dir: string, options: boolean | ResumeOptions = 
   }
   // Systems are made again from the snapshot only if a unit is left: asking failed answers again needs none.
   const again = () => resolveRecorded(recordedSystems(snapshot), given ?? []);
-  return executeRun(resolve(dir), snapshot, dataset, progress, undefined, again);
+  const queue = queueGiven === false ? undefined : (queueGiven ?? snapshot.options.queue);
+  if (queue) shareModelLimits(checkRedisUrl(queue.url));
+  try {
+    return await executeRun(resolve(dir), snapshot, dataset, progress, undefined, again, { queue, stop });
+  } finally {
+    if (queue) shareModelLimits(undefined);
+  }
 }
 
 function llmStatus(options: RunOptions): RunSnapshot["model"] {
@@ -468,14 +506,23 @@ async function executeRun(
   progressOn = true,
   prepared?: { answerer: ManagedChatModel | undefined; made: MadeSystem[] },
   resolveAgain?: () => Promise<ResolvedSystem[]>,
+  pool: Pick<RunOptions, "queue" | "stop"> = {},
 ): Promise<RunOutcome> {
   let made = prepared?.made;
   const answerer = prepared ? prepared.answerer : createAnswerer(snapshot);
   try {
-    return await executeUnits(dir, snapshot, dataset, progressOn, answerer, async () => {
-      made ??= await makeSystems((await resolveAgain?.()) ?? [], contextOf(snapshot, answerer));
-      return made;
-    });
+    return await executeUnits(
+      dir,
+      snapshot,
+      dataset,
+      progressOn,
+      answerer,
+      async () => {
+        made ??= await makeSystems((await resolveAgain?.()) ?? [], contextOf(snapshot, answerer));
+        return made;
+      },
+      pool,
+    );
   } finally {
     answerer?.close();
     await disposeSystems(made ?? []);
@@ -489,6 +536,7 @@ async function executeUnits(
   progressOn: boolean,
   answerer: ManagedChatModel | undefined,
   makeAll: () => Promise<MadeSystem[]>,
+  pool: Pick<RunOptions, "queue" | "stop"> = {},
 ): Promise<RunOutcome> {
   const options = snapshot.options;
   const protocol = protocolFor(dataset.benchmark)(protocolOptions(options));
@@ -548,8 +596,27 @@ async function executeUnits(
         log.warn(`spent $${c.usd.toFixed(2)} > --max-cost $${options.maxCost}: stopping; --resume ${dir} continues`);
       }
     };
+    let stoppedWaiting = false;
     await withUsageSink(usageOf(""), async () => {
-      if (pending.length) {
+      if (pending.length && pool.queue) {
+        // The units run in the pool's workers; this process stores what they return.
+        const { coordinateUnits } = await import("../pool/coordinator.ts");
+        const { runKey } = await import("../pool/jobs.ts");
+        const result = await coordinateUnits({
+          queue: pool.queue,
+          run: runKey(snapshot, dir),
+          config: snapshot,
+          store,
+          units: pending,
+          storeOutcome: (o) => store.finish(o.unitId, o.records, o.ingestMs),
+          afterUnit: checkCost,
+          withdraw: () => stoppedForCost,
+          ...(pool.stop ? { stop: pool.stop } : {}),
+          progress: progressOn,
+        });
+        failed += result.deadLettered;
+        stoppedWaiting = result.stopped;
+      } else if (pending.length) {
         const made = await makeAll();
         logSystems(made);
         warnIfWholeHaystack(protocol, episodes, made);
@@ -598,6 +665,7 @@ async function executeUnits(
         await queue.onIdle();
         progress.stop();
       }
+      if (stoppedWaiting) return;
       if (reask.length && !answerer) {
         log.warn(`${reask.length} failed answers not asked again: no model configured (${snapshot.model.detail})`);
       } else if (reask.length && answerer) {
@@ -623,6 +691,9 @@ async function executeUnits(
     });
     answerer?.close();
     store.close();
+    if (stoppedWaiting) {
+      return { dir, summary: summarizeRun(dir).summary, failedUnits: failed, stoppedForCost, stoppedWaiting };
+    }
     if (!answerer) return { dir, summary: summarizeRun(dir).summary, failedUnits: failed, stoppedForCost };
     log.info("scoring the answers");
     const scored = await scoreRun(dir, { judgeLlm: options.llm, ...options.scoring, keepVerdicts: true });

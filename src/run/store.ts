@@ -25,6 +25,16 @@ const USAGE_TABLE = `
     PRIMARY KEY (unit, stage, role)
   )`;
 
+/**
+ * Units a worker pool gave up on (`run --queue`): every attempt failed, and the
+ * job is kept in the queue's failed list. The unit's own row says `failed` with
+ * the last error; this row says it was dead-lettered, as which job, after how many attempts.
+ */
+const DEAD_LETTER_TABLE = `
+  CREATE TABLE IF NOT EXISTS dead_letters (
+    unit TEXT PRIMARY KEY, job TEXT NOT NULL, attempts INTEGER NOT NULL, error TEXT NOT NULL, at TEXT NOT NULL
+  )`;
+
 interface UsageRow {
   role: ModelRole;
   calls: number;
@@ -123,6 +133,7 @@ export class RunStore {
         PRIMARY KEY (unit, probe, setting, metric)
       );
       ${USAGE_TABLE};
+      ${DEAD_LETTER_TABLE};
     `,
     );
   }
@@ -143,7 +154,12 @@ export class RunStore {
   }
 
   units(): UnitInfo[] {
-    const rows = this.db.prepare("SELECT * FROM units ORDER BY rowid").all() as Array<{
+    const rows = this.db
+      .prepare(
+        `SELECT u.*, d.job AS dead_job, d.attempts AS dead_attempts, d.at AS dead_at
+         FROM units u LEFT JOIN dead_letters d ON d.unit = u.id ORDER BY u.rowid`,
+      )
+      .all() as Array<{
       id: string;
       system: string;
       episode: string;
@@ -151,6 +167,9 @@ export class RunStore {
       attempts: number;
       error: string | null;
       ingest_ms: string;
+      dead_job: string | null;
+      dead_attempts: number | null;
+      dead_at: string | null;
     }>;
     return rows.map((r) => ({
       id: r.id,
@@ -160,6 +179,9 @@ export class RunStore {
       attempts: r.attempts,
       error: r.error ?? undefined,
       ingestMs: JSON.parse(r.ingest_ms) as number[],
+      ...(r.dead_job !== null
+        ? { deadLetter: { job: r.dead_job, attempts: r.dead_attempts ?? 0, at: r.dead_at ?? "" } }
+        : {}),
     }));
   }
 
@@ -180,6 +202,7 @@ export class RunStore {
       del.run(id);
       for (const r of records) insert.run(id, r.probeId, r.setting, JSON.stringify(r));
       done.run(JSON.stringify(ingestMs), new Date().toISOString(), id);
+      this.clearDeadLetter(id);
     })();
   }
 
@@ -284,6 +307,21 @@ export class RunStore {
 
   fail(id: string, error: string): void {
     this.db.prepare("UPDATE units SET state = 'failed', error = ? WHERE id = ?").run(error, id);
+  }
+
+  /** A unit the worker pool gave up on: failed with its last error, and listed as dead-lettered. */
+  deadLetter(id: string, dead: { job: string; attempts: number; error: string }): void {
+    this.db.transaction(() => {
+      this.fail(id, dead.error);
+      this.db
+        .prepare("INSERT OR REPLACE INTO dead_letters (unit, job, attempts, error, at) VALUES (?, ?, ?, ?, ?)")
+        .run(id, dead.job, dead.attempts, dead.error, new Date().toISOString());
+    })();
+  }
+
+  /** The unit is being tried again (or finished): no longer dead-lettered. */
+  clearDeadLetter(id: string): void {
+    this.db.prepare("DELETE FROM dead_letters WHERE unit = ?").run(id);
   }
 
   /** Every stored record, in unit then probe order. */

@@ -48,6 +48,11 @@ export interface Summary {
 export interface RunFailures {
   /** Units not done (failed, or never finished). */
   units: number;
+  /**
+   * Of those, units a worker pool dead-lettered (`run --queue`: every attempt failed).
+   * Absent when none was, and in summaries written before the pool existed.
+   */
+  deadLettered?: number;
   /** Probe records whose answer call failed. */
   answers: number;
   /** Judge verdicts that failed (endpoint failure or unparsable reply) in the latest scoring. */
@@ -162,8 +167,10 @@ export function summarise(
       results.push({ system, setting, n, metrics, byLabel, skipped, skipReasons, latency: timing.latency, cost });
     }
   }
+  const deadLettered = units.filter((u) => u.state !== "done" && u.deadLetter).length;
   const failures: RunFailures = {
     units: units.filter((u) => u.state !== "done").length,
+    ...(deadLettered ? { deadLettered } : {}),
     answers: records.filter((r) => r.status === "done" && r.answerError !== undefined).length,
     judgeCalls: 0,
   };

@@ -42,6 +42,11 @@ interface RunFlags {
   prompts?: string;
   scoreOption?: string[];
   lenient?: boolean;
+  queue?: string;
+  queueName?: string;
+  queueAttempts?: string;
+  queueBackoffMs?: string;
+  local?: boolean;
 }
 
 const list = (v?: string) =>
@@ -58,6 +63,28 @@ function num(v: string | undefined, flag: string): number | undefined {
   if (!Number.isFinite(n) || n < 0)
     throw new ConfigError(`expected a non-negative number, got "${v}"`, flag, `--${flag}`);
   return n;
+}
+
+/** `--queue` and its companions, checked; undefined without `--queue`. */
+function queueOptions(flags: RunFlags) {
+  if (!flags.queue) {
+    for (const f of ["queueName", "queueAttempts", "queueBackoffMs"] as const) {
+      const flag = `--${f.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+      if (flags[f] !== undefined) throw new ConfigError(`${flag} needs --queue`, f, flag);
+    }
+    return undefined;
+  }
+  const attempts = num(flags.queueAttempts, "queue-attempts");
+  if (attempts !== undefined && (!Number.isInteger(attempts) || attempts < 1)) {
+    throw new ConfigError(`expected a whole number ≥ 1, got "${flags.queueAttempts}"`, "queue-attempts");
+  }
+  const backoffMs = num(flags.queueBackoffMs, "queue-backoff-ms");
+  return {
+    url: flags.queue,
+    ...(flags.queueName ? { name: flags.queueName } : {}),
+    ...(attempts !== undefined ? { attempts } : {}),
+    ...(backoffMs !== undefined ? { backoffMs } : {}),
+  };
 }
 
 function contextKind(v: string | undefined): "memory" | "session" | undefined {
@@ -160,6 +187,14 @@ export function registerRunCommand(program: Command): void {
     .option("--prompts <dir>", "your own prompt templates: <dir>/<bench>/<template>.md")
     .option("--score-option <key=value...>", "benchmark scoring options (see docs/scoring/<bench>.md)")
     .option("--lenient", LENIENT_HELP)
+    .option(
+      "--queue <url>",
+      "run the units on a worker pool: enqueue them on this Redis (redis://host:port) for `membench worker`s, store their results here",
+    )
+    .option("--queue-name <name>", "BullMQ queue name (default membench)")
+    .option("--queue-attempts <n>", "with --queue: attempts per unit before it is dead-lettered (default 3)")
+    .option("--queue-backoff-ms <ms>", "with --queue: first retry delay, doubled at each retry (default 5000)")
+    .option("--local", "with --resume of a --queue run: run what is left here instead of on the queue")
     .option("--no-progress", "no progress bar")
     .addHelpText(
       "after",
@@ -186,8 +221,13 @@ Environment variables (MEMBENCH_*, OPENAI_*) and the scripted model's JSONL form
         throw new ConfigError("--resume and --retry-failed name different runs; give one", "retry-failed");
       }
       const again = flags.resume ?? flags.retryFailed;
+      const queue = queueOptions(flags);
+      if (flags.local && queue) throw new ConfigError("--local and --queue contradict each other; give one", "local");
       if (again) {
-        outcome = await resumeRun(again, flags.progress);
+        outcome = await resumeRun(again, {
+          progress: flags.progress,
+          ...(flags.local ? { queue: false as const } : queue ? { queue } : {}),
+        });
       } else {
         if (!bench) throw new ConfigError("name a benchmark (or --resume DIR)", "bench");
         if (!flags.data) throw new ConfigError("--data <path> is required", "data", "--data");
@@ -229,7 +269,13 @@ Environment variables (MEMBENCH_*, OPENAI_*) and the scripted model's JSONL form
           progress: flags.progress,
           scoring: scoreOptions(flags),
           ...(flags.lenient ? { lenient: true } : {}),
+          ...(queue ? { queue } : {}),
         });
+      }
+      if (outcome.stoppedWaiting) {
+        log.warn(`stopped waiting for the workers; membench run --resume ${outcome.dir} collects the rest`);
+        process.exitCode = 130;
+        return;
       }
       printRetrieval(outcome.summary);
       if (outcome.summary.results.some((r) => "ci" in r)) printScores(outcome.summary);

@@ -1,0 +1,65 @@
+/**
+ * The jobs of the worker pool: one per work unit, what they carry and what they
+ * return. A job's id is its run's queue key and its unit id, so enqueuing a unit
+ * again (a coordinator that restarts, `--resume`) finds the job already there.
+ */
+import { createHash } from "node:crypto";
+import { gunzipSync, gzipSync } from "node:zlib";
+import type { RunSnapshot } from "../run/runner.ts";
+import type { UnitOutcome } from "./engine.ts";
+
+/** The BullMQ queue every coordinator and worker uses unless told otherwise. */
+export const DEFAULT_QUEUE_NAME = "membench";
+
+/** Redis keys of the pool besides BullMQ's own. */
+export const POOL_PREFIX = "membench:pool";
+
+export interface UnitJobData {
+  /** Payload format. */
+  v: 1;
+  /** The run's queue key (runKey). */
+  run: string;
+  unit: { id: string; system: string; episodeId: string };
+  /** The run's config.json: all a worker needs to build the unit's systems and model. */
+  config: RunSnapshot;
+}
+
+export interface UnitJobResult {
+  v: 1;
+  /** The worker that ran it (host:pid), for the log. */
+  worker: string;
+  /** The UnitOutcome as gzipped JSON in base64: probe records repeat long texts. */
+  gzip: string;
+}
+
+/**
+ * The run as the queue knows it: its id and a hash of when and where it was
+ * created, so two runs that share an id (`--id`, or one per second per
+ * benchmark on two machines) never share jobs.
+ */
+export function runKey(config: Pick<RunSnapshot, "id" | "createdAt">, dir: string): string {
+  const hash = createHash("sha256").update(`${config.createdAt}\n${dir}`).digest("hex").slice(0, 10);
+  return `${config.id}.${hash}`;
+}
+
+/** BullMQ job ids may not contain ":"; both parts are URI-encoded, so the id is unambiguous. */
+export function jobId(run: string, unitId: string): string {
+  return `${encodeURIComponent(run)}/${encodeURIComponent(unitId)}`;
+}
+
+export function encodeOutcome(outcome: UnitOutcome, worker: string): UnitJobResult {
+  return { v: 1, worker, gzip: gzipSync(JSON.stringify(outcome)).toString("base64") };
+}
+
+export function decodeOutcome(result: unknown): UnitOutcome {
+  const r = result as Partial<UnitJobResult> | undefined;
+  if (!r || r.v !== 1 || typeof r.gzip !== "string") {
+    throw new Error(`a job result this membench cannot read (format ${JSON.stringify(r?.v)})`);
+  }
+  return JSON.parse(gunzipSync(Buffer.from(r.gzip, "base64")).toString("utf8")) as UnitOutcome;
+}
+
+/** The Redis list where workers leave each model call's usage for the coordinator to store. */
+export function usageKey(run: string): string {
+  return `${POOL_PREFIX}:usage:${run}`;
+}
