@@ -81,6 +81,28 @@ function ensureSchema(db: Database.Database, readOnly: boolean, schema: string):
   }
 }
 
+interface UnitRow {
+  id: string;
+  system: string;
+  episode: string;
+  state: UnitInfo["state"];
+  attempts: number;
+  error: string | null;
+  ingest_ms: string;
+}
+
+function unitInfo(r: UnitRow): UnitInfo {
+  return {
+    id: r.id,
+    system: r.system,
+    episodeId: r.episode,
+    state: r.state,
+    attempts: r.attempts,
+    error: r.error ?? undefined,
+    ingestMs: JSON.parse(r.ingest_ms) as number[],
+  };
+}
+
 export class RunStore {
   private readonly db: Database.Database;
   private readonly release: () => void;
@@ -143,24 +165,13 @@ export class RunStore {
   }
 
   units(): UnitInfo[] {
-    const rows = this.db.prepare("SELECT * FROM units ORDER BY rowid").all() as Array<{
-      id: string;
-      system: string;
-      episode: string;
-      state: UnitInfo["state"];
-      attempts: number;
-      error: string | null;
-      ingest_ms: string;
-    }>;
-    return rows.map((r) => ({
-      id: r.id,
-      system: r.system,
-      episodeId: r.episode,
-      state: r.state,
-      attempts: r.attempts,
-      error: r.error ?? undefined,
-      ingestMs: JSON.parse(r.ingest_ms) as number[],
-    }));
+    return (this.db.prepare("SELECT * FROM units ORDER BY rowid").all() as UnitRow[]).map(unitInfo);
+  }
+
+  /** One unit, or undefined when the run has not planned it. */
+  unit(id: string): UnitInfo | undefined {
+    const row = this.db.prepare("SELECT * FROM units WHERE id = ?").get(id) as UnitRow | undefined;
+    return row ? unitInfo(row) : undefined;
   }
 
   start(id: string): void {
