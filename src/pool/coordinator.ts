@@ -14,12 +14,12 @@ import type { Job, Queue, QueueEvents } from "bullmq";
 import type { Redis } from "ioredis";
 import type { CallUsage } from "../llm/accounting.ts";
 import type { UnitInfo } from "../run/record.ts";
-import type { RunSnapshot } from "../run/runner.ts";
+import type { RunSnapshot } from "../run/snapshot.ts";
 import type { RunStore } from "../run/store.ts";
+import type { UnitResult } from "../run/unit.ts";
 import { log } from "../util/log.ts";
 import { connectRedis, redactRedisUrl } from "../util/redis.ts";
-import type { UnitOutcome } from "./engine.ts";
-import { DEFAULT_QUEUE_NAME, decodeOutcome, jobId, type UnitJobData, type UnitJobResult, usageKey } from "./jobs.ts";
+import { DEFAULT_QUEUE_NAME, decodeResult, jobId, type UnitJobData, type UnitJobResult, usageKey } from "./jobs.ts";
 
 export interface QueueOptions {
   /** `redis://host:port` of the pool. */
@@ -43,8 +43,8 @@ export interface CoordinateOptions {
   store: RunStore;
   /** Units not done; finished ones may still have a job to clean up. */
   units: readonly UnitInfo[];
-  /** Stores a unit's outcome (the run engine's way). */
-  storeOutcome: (outcome: UnitOutcome) => void;
+  /** Stores a unit's result (the run engine's storeUnitResult): "duplicate" when the unit was stored already. */
+  storeResult: (result: UnitResult) => "stored" | "duplicate";
   /** Called after each stored result or dead letter (cost checks). */
   afterUnit?: () => void;
   /** Resolves when the coordinator should stop waiting; default: the first SIGINT (Ctrl-C) or SIGTERM while it waits. */
@@ -249,16 +249,17 @@ export async function coordinateUnits(options: CoordinateOptions): Promise<Coord
 
   function collect(tracked: Tracked, job: Job<UnitJobData, UnitJobResult>): void {
     outstanding.delete(tracked.id);
-    let result: UnitOutcome;
+    let result: UnitResult;
     try {
-      result = decodeOutcome(job.returnvalue);
+      result = decodeResult(job.returnvalue);
     } catch (error) {
       store.fail(tracked.unit.id, `the result of job ${tracked.id}: ${(error as Error).message}`);
       log.error(`unit ${tracked.unit.id}: ${(error as Error).message}`);
       return;
     }
-    options.storeOutcome(result);
-    outcome.done++;
+    if (options.storeResult(result) === "duplicate") {
+      log.warn(`unit ${tracked.unit.id} came back twice; its first result is kept`);
+    } else outcome.done++;
     log.debug(`unit ${tracked.unit.id} stored (from ${job.returnvalue.worker})`);
     options.afterUnit?.();
   }

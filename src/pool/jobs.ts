@@ -5,8 +5,8 @@
  */
 import { createHash } from "node:crypto";
 import { gunzipSync, gzipSync } from "node:zlib";
-import type { RunSnapshot } from "../run/runner.ts";
-import type { UnitOutcome } from "./engine.ts";
+import type { RunSnapshot } from "../run/snapshot.ts";
+import type { UnitResult } from "../run/unit.ts";
 
 /** The BullMQ queue every coordinator and worker uses unless told otherwise. */
 export const DEFAULT_QUEUE_NAME = "membench";
@@ -28,7 +28,7 @@ export interface UnitJobResult {
   v: 1;
   /** The worker that ran it (host:pid), for the log. */
   worker: string;
-  /** The UnitOutcome as gzipped JSON in base64: probe records repeat long texts. */
+  /** The UnitResult as gzipped JSON in base64: probe records repeat long texts. */
   gzip: string;
 }
 
@@ -47,16 +47,16 @@ export function jobId(run: string, unitId: string): string {
   return `${encodeURIComponent(run)}/${encodeURIComponent(unitId)}`;
 }
 
-export function encodeOutcome(outcome: UnitOutcome, worker: string): UnitJobResult {
-  return { v: 1, worker, gzip: gzipSync(JSON.stringify(outcome)).toString("base64") };
+export function encodeResult(result: UnitResult, worker: string): UnitJobResult {
+  return { v: 1, worker, gzip: gzipSync(JSON.stringify(result)).toString("base64") };
 }
 
-export function decodeOutcome(result: unknown): UnitOutcome {
+export function decodeResult(result: unknown): UnitResult {
   const r = result as Partial<UnitJobResult> | undefined;
   if (!r || r.v !== 1 || typeof r.gzip !== "string") {
     throw new Error(`a job result this membench cannot read (format ${JSON.stringify(r?.v)})`);
   }
-  return JSON.parse(gunzipSync(Buffer.from(r.gzip, "base64")).toString("utf8")) as UnitOutcome;
+  return JSON.parse(gunzipSync(Buffer.from(r.gzip, "base64")).toString("utf8")) as UnitResult;
 }
 
 /** The Redis list where workers leave each model call's usage for the coordinator to store. */

@@ -15,10 +15,11 @@ import type { Job, Worker } from "bullmq";
 import type { Redis } from "ioredis";
 import { type CallUsage, withUsageSink } from "../llm/accounting.ts";
 import { shareModelLimits } from "../llm/shared-limits.ts";
+import { executeUnit, type RunContext } from "../run/unit.ts";
 import { log } from "../util/log.ts";
 import { connectRedis, redactRedisUrl } from "../util/redis.ts";
-import { disposeRun, executeUnit, type PreparedRun, prepareRun } from "./engine.ts";
-import { DEFAULT_QUEUE_NAME, encodeOutcome, type UnitJobData, type UnitJobResult, usageKey } from "./jobs.ts";
+import { prepareWorkerRun } from "./engine.ts";
+import { DEFAULT_QUEUE_NAME, encodeResult, type UnitJobData, type UnitJobResult, usageKey } from "./jobs.ts";
 
 export interface WorkerOptions {
   /** `redis://host:port` of the pool. */
@@ -55,7 +56,7 @@ function crashHook(): (() => void) | undefined {
 }
 
 interface CachedRun {
-  run: Promise<PreparedRun>;
+  run: Promise<RunContext>;
   active: number;
   used: number;
 }
@@ -63,15 +64,18 @@ interface CachedRun {
 /** Prepared runs by queue key, the idle ones beyond `keep` disposed, least recently used first. */
 class RunCache {
   private readonly runs = new Map<string, CachedRun>();
-  constructor(private readonly keep: number) {}
+  constructor(
+    private readonly keep: number,
+    private readonly worker: string,
+  ) {}
 
-  async use<T>(key: string, data: UnitJobData, fn: (run: PreparedRun) => Promise<T>): Promise<T> {
+  async use<T>(key: string, data: UnitJobData, fn: (run: RunContext) => Promise<T>): Promise<T> {
     let entry = this.runs.get(key);
     if (!entry) {
       log.info(
         `preparing run ${data.config.id}: ${data.config.options.systems.join(", ")} on ${data.config.options.data}`,
       );
-      entry = { run: prepareRun(data.config), active: 0, used: 0 };
+      entry = { run: prepareWorkerRun(data.config, this.worker), active: 0, used: 0 };
       this.runs.set(key, entry);
       // A run that cannot be prepared here (data missing) is tried again by its next job.
       entry.run.catch(() => {
@@ -92,14 +96,21 @@ class RunCache {
     const idle = [...this.runs].filter(([, e]) => e.active === 0).sort((a, b) => a[1].used - b[1].used);
     for (const [key, entry] of idle.slice(0, Math.max(0, this.runs.size - this.keep))) {
       this.runs.delete(key);
-      await entry.run.then(disposeRun, () => {});
+      await entry.run.then(
+        (ctx) => ctx.close(),
+        () => {},
+      );
     }
   }
 
   async close(): Promise<void> {
     const all = [...this.runs.values()];
     this.runs.clear();
-    for (const entry of all) await entry.run.then(disposeRun, () => {});
+    for (const entry of all)
+      await entry.run.then(
+        (ctx) => ctx.close(),
+        () => {},
+      );
   }
 }
 
@@ -110,7 +121,7 @@ export async function runWorker(options: WorkerOptions): Promise<WorkerSummary> 
   // Every model stack this worker builds waits in the pool's global slots.
   shareModelLimits(options.url);
   const relay: Redis = await connectRedis(options.url, { name: `membench-worker-usage:${me}` });
-  const runs = new RunCache(options.keepRuns ?? 2);
+  const runs = new RunCache(options.keepRuns ?? 2, me);
   const crash = crashHook();
   const summary: WorkerSummary = { completed: 0, failed: 0 };
 
@@ -118,7 +129,7 @@ export async function runWorker(options: WorkerOptions): Promise<WorkerSummary> 
     const data = job.data;
     const started = performance.now();
     const pushes: Promise<unknown>[] = [];
-    const sink = (call: CallUsage) => {
+    const onUsage = (call: CallUsage) => {
       const key = usageKey(data.run);
       pushes.push(
         relay
@@ -130,13 +141,14 @@ export async function runWorker(options: WorkerOptions): Promise<WorkerSummary> 
     };
     log.info(`unit ${data.unit.id} of run ${data.config.id}: attempt ${job.attemptsMade + 1}`);
     try {
-      const outcome = await withUsageSink(sink, () =>
-        runs.use(data.run, data, (run) => executeUnit(run, data.unit, { onProbe: crash })),
+      // Calls made while the run is prepared (a system's set-up) count under the unit that needed it.
+      const result = await withUsageSink(onUsage, () =>
+        runs.use(data.run, data, (ctx) => executeUnit(ctx, data.unit.id, { onUsage, onProbe: crash })),
       );
       log.info(
-        `unit ${data.unit.id} of run ${data.config.id}: ${outcome.records.length} records in ${Math.round(performance.now() - started)} ms`,
+        `unit ${data.unit.id} of run ${data.config.id}: ${result.records.length} records in ${Math.round(performance.now() - started)} ms`,
       );
-      return encodeOutcome(outcome, me);
+      return encodeResult(result, me);
     } catch (error) {
       // BullMQ keeps only the message: say where it happened.
       throw new Error(`${me}: ${(error as Error).message ?? String(error)}`);

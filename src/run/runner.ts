@@ -5,8 +5,7 @@
  * oracle and perfect always see the same written memory.
  */
 import { execFileSync } from "node:child_process";
-import { createHash } from "node:crypto";
-import { createReadStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import PQueue from "p-queue";
 import { BENCHMARKS, getBenchmark, unifiedBenchmark } from "../benchmarks/index.ts";
@@ -16,108 +15,51 @@ import type { Dataset, Episode } from "../core/model.ts";
 import { loadRunData } from "../data/run-data.ts";
 import { unifiedSources } from "../data/unified.ts";
 import { type UsageSink, withUsageSink } from "../llm/accounting.ts";
-import { type ManagedChatModel, modelConfigured, resolveModelSettings } from "../llm/create.ts";
+import { modelConfigured } from "../llm/create.ts";
 import { shareModelLimits } from "../llm/shared-limits.ts";
 import type { QueueOptions } from "../pool/coordinator.ts";
-import { checkScoreOptions, type ScoreRunOptions, scoreRun, summarizeRun } from "../score/score-run.ts";
+import { checkScoreOptions, scoreRun, summarizeRun } from "../score/score-run.ts";
 import { scorerFor } from "../score/scorers.ts";
 import type { AnySystemDefinition } from "../systems/options.ts";
-import {
-  disposeSystems,
-  type MadeSystem,
-  makeSystems,
-  type ResolvedSystem,
-  resolveRecorded,
-  resolveSystems,
-  type SystemInput,
-  type SystemRecord,
-} from "../systems/resolve.ts";
-import { applySystemOptions } from "../systems/spec.ts";
+import { disposeSystems, type MadeSystem, makeSystems, resolveSystems } from "../systems/resolve.ts";
 import type { MemorySystem } from "../systems/types.ts";
 import { log } from "../util/log.ts";
 import { PACKAGE_ROOT, packageVersion } from "../util/paths.ts";
 import { checkRedisUrl, redactRedisUrl } from "../util/redis.ts";
-import { type LedgerFlags, legacyLedgerOptions } from "./ledger-config.ts";
 import { startProgress } from "./progress.ts";
-import type { Protocol, ProtocolOptions } from "./protocol.ts";
+import type { Protocol } from "./protocol.ts";
 import { protocolFor } from "./protocols.ts";
-import { type ProbeRecord, SETTINGS, type Setting, unitId } from "./record.ts";
-import { askAnswerModel, replayUnit } from "./replay.ts";
+import { type ProbeRecord, SETTINGS, type Setting } from "./record.ts";
+import { askAnswerModel } from "./replay.ts";
+import {
+  answerPromptHash,
+  CONFIG_FILE,
+  protocolOptions,
+  type RunOptions,
+  type RunSnapshot,
+  readSnapshot,
+  sha256File,
+} from "./snapshot.ts";
 import { RunStore, STORE_FILE } from "./store.ts";
 import type { Summary } from "./summary.ts";
-import { configuredChatModel, runSystemContext } from "./system-context.ts";
+import {
+  createAnswerer,
+  executeUnit,
+  prepareRun,
+  type RunContext,
+  runContext,
+  storeUnitResult,
+  systemContextOf,
+} from "./unit.ts";
 
-export interface RunOptions {
-  benchmark: string;
-  data: string;
-  /**
-   * The systems: `--system` specs (`bm25`, `ledger#{"extractor":"offline"}`,
-   * `./my-system.js`, `pkg#export`, `http:URL`; docs/systems.md), SystemDefinitions,
-   * or MemorySystem instances (an instance cannot be rebuilt from config.json:
-   * resuming its run needs the same instance passed to resumeRun again).
-   */
-  systems: SystemInput[];
-  /** `--system-option label.key=value`, applied in order over the specs' own options. */
-  systemOptions?: string[];
-  /** `--system-concurrency N`: `concurrency` for every system whose schema takes one. */
-  systemConcurrency?: number;
-  /** `--keep-remote`: remote systems leave their users/containers in place at close. */
-  keepRemote?: boolean;
-  settings?: Setting[];
-  /** At most this many episodes (the first ones, in load order). */
-  limit?: number;
-  /** Only these episode ids. */
-  episodes?: string[];
-  /** Parent folder of run directories (default `runs`). */
-  out?: string;
-  /** Run id (default: benchmark and a timestamp). */
-  id?: string;
-  concurrency?: number;
-  maxCost?: number;
-  protocol?: ProtocolOptions;
-  embedder?: string;
-  /** `openai`, `openai:MODEL` or `scripted:FILE`; default from settings. */
-  llm?: string;
-  /** USD per million tokens, for the cost estimate and `--max-cost`. */
-  price?: { inputPerMTok: number; outputPerMTok: number };
-  /** `--token-budget`: given to every system's context (full-context's budget unless its own option says). */
-  tokenBudget?: number;
-  progress?: boolean;
-  /** Judges, prompts and benchmark options for the scoring that follows the answers. */
-  scoring?: ScoreRunOptions;
-  /** Load the data leniently (`--lenient`): suspicious records are warnings, not errors. Kept for resume and score. */
-  lenient?: boolean;
-  /**
-   * `--queue redis://…`: the units go to a worker pool (`membench worker`) instead of
-   * running here; recorded without the URL's password (docs/architecture.md).
-   */
-  queue?: QueueOptions;
-  /** Resolves when a `--queue` run should stop waiting for its workers (Ctrl-C); not recorded. */
-  stop?: Promise<void>;
-}
-
-/** How a run's options are recorded: `systems` holds the row labels; each system's spec, options and info are in `RunSnapshot.systems`. */
-export type RecordedRunOptions = Required<Pick<RunOptions, "benchmark" | "data" | "settings">> & {
-  systems: string[];
-} & Omit<RunOptions, "progress" | "systems" | "systemOptions" | "systemConcurrency" | "stop"> &
-  LedgerFlags;
-
-export interface RunSnapshot {
-  id: string;
-  variant?: string;
-  createdAt: string;
-  membench: string;
-  gitCommit?: string;
-  node: string;
-  /** `options.systems` is the row labels; runs before systems took options also hold `ledgerExtractor`, `ledgerRetrieval`, `ledgerQueryRewrite`. */
-  options: RecordedRunOptions;
-  /** Every system as made: spec, source (absolute module path, package version), options, caps, info(). Absent in older runs. */
-  systems?: SystemRecord[];
-  dataFiles: Array<{ path: string; bytes: number; sha256: string }>;
-  protocol: Omit<Protocol, "prepare" | "oracle" | "buildContext" | "answerMessages"> & { answerPromptHash: string };
-  model: { configured: boolean; detail: string; spec?: string };
-  embedder?: string;
-}
+// What callers imported from here before the run's snapshot and unit API had modules of their own.
+export {
+  CONFIG_FILE,
+  type RecordedRunOptions,
+  type RunOptions,
+  type RunSnapshot,
+  recordedSystems,
+} from "./snapshot.ts";
 
 export interface RunOutcome {
   dir: string;
@@ -128,14 +70,7 @@ export interface RunOutcome {
   stoppedWaiting?: boolean;
 }
 
-export const CONFIG_FILE = "config.json";
 export const SUMMARY_FILE = "summary.json";
-
-async function sha256File(path: string): Promise<string> {
-  const hash = createHash("sha256");
-  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
-  return hash.digest("hex");
-}
 
 function gitCommit(): string | undefined {
   // Only membench's own checkout: installed under a user's repository, git would answer with theirs.
@@ -147,18 +82,6 @@ function gitCommit(): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-function selectEpisodes(dataset: Dataset, options: RunOptions): Episode[] {
-  let episodes = dataset.episodes;
-  if (options.episodes?.length) {
-    const wanted = new Set(options.episodes);
-    const unknown = options.episodes.filter((id) => !episodes.some((e) => e.id === id));
-    if (unknown.length) throw new ConfigError(`no such episode: ${unknown.join(", ")}`, "episodes", "--episodes");
-    episodes = episodes.filter((e) => wanted.has(e.id));
-  }
-  if (options.limit !== undefined) episodes = episodes.slice(0, options.limit);
-  return episodes;
 }
 
 /**
@@ -193,33 +116,6 @@ function estimate(episodes: readonly Episode[], protocol: Protocol, systems: num
   const calls = probes * systems * settings;
   const perCall = protocol.contextTokens + 300;
   return { probes, calls, inputTokens: calls * perCall, outputTokens: calls * 200 };
-}
-
-/** Hash of the answer prompt as rendered for a placeholder probe: changes whenever the wording does. */
-function answerPromptHash(protocol: Protocol): string {
-  const probe = {
-    id: "p",
-    question: "{question}",
-    time: "{time}",
-    position: { at: "end" as const },
-    labels: {},
-    gold: {
-      answers: [],
-      wrongAnswers: [],
-      criteria: [],
-      evidenceSessionIds: [],
-      evidenceTurnIds: [],
-      evidenceMemories: [],
-      staleSessionIds: [],
-    },
-  };
-  const messages = protocol.answerMessages(probe, { text: "{context}", tokens: 0, used: 0 });
-  return createHash("sha256").update(JSON.stringify(messages)).digest("hex").slice(0, 16);
-}
-
-/** The protocol's options, with the benchmark options that shape answers (`stage: "answer"`). */
-function protocolOptions(options: Pick<RunOptions, "protocol" | "scoring">): ProtocolOptions {
-  return { ...options.protocol, benchmark: options.scoring?.options ?? {} };
 }
 
 /** Creates a new run directory with its config snapshot, then executes it. */
@@ -282,7 +178,7 @@ export async function startRun(options: RunOptions): Promise<RunOutcome> {
   const answerer = createAnswerer(snapshot);
   let made: MadeSystem[];
   try {
-    made = await makeSystems(resolved, contextOf(snapshot, answerer));
+    made = await makeSystems(resolved, systemContextOf(snapshot, answerer));
   } catch (error) {
     answerer?.close();
     throw error;
@@ -298,10 +194,7 @@ export async function startRun(options: RunOptions): Promise<RunOutcome> {
     throw error;
   }
   try {
-    return await executeRun(dir, snapshot, dataset, options.progress, { answerer, made }, undefined, {
-      queue: options.queue,
-      stop: options.stop,
-    });
+    return await executeRun(runContext({ dir, snapshot, dataset, answerer, made }), options.progress, options);
   } catch (error) {
     if (created) discardUnstarted(dir);
     throw error;
@@ -318,19 +211,6 @@ export async function startRun(options: RunOptions): Promise<RunOutcome> {
 export async function runBenchmark(options: RunOptions): Promise<RunOutcome & { records: ProbeRecord[] }> {
   const outcome = await startRun({ ...options, progress: options.progress ?? false });
   return { ...outcome, records: readRecords(outcome.dir) };
-}
-
-/** The systems a snapshot records; a run started before systems took options recorded only ids and the ledger's flags. */
-export function recordedSystems(snapshot: Pick<RunSnapshot, "options" | "systems">): SystemRecord[] {
-  if (snapshot.systems) return snapshot.systems;
-  const ids = snapshot.options.systems;
-  const specs = ids.map((id) => ({ label: id, id, options: {} as Record<string, unknown> }));
-  return applySystemOptions(specs, legacyLedgerOptions(ids, snapshot.options)).map((s) => ({
-    label: s.label,
-    spec: s.label,
-    source: { kind: "registered", id: s.id },
-    options: s.options,
-  }));
 }
 
 /**
@@ -396,53 +276,20 @@ export interface ResumeOptions {
    * results workers finished meanwhile are collected); `false` runs what is left here.
    */
   queue?: QueueOptions | false;
-  /** Resolves when a `--queue` run should stop waiting (Ctrl-C). */
+  /** Resolves when a `--queue` run should stop waiting (default: Ctrl-C). */
   stop?: Promise<void>;
 }
 
 /** Finishes a run whose process died or was stopped: finished units are kept, the rest redone. */
 export async function resumeRun(dir: string, options: boolean | ResumeOptions = {}): Promise<RunOutcome> {
-  const {
-    progress,
-    systems: given,
-    queue: queueGiven,
-    stop,
-  } = typeof options === "boolean" ? ({ progress: options } as ResumeOptions) : options;
-  const path = join(dir, CONFIG_FILE);
-  if (!existsSync(path))
-    throw new ConfigError(`no ${CONFIG_FILE} in ${dir}: not a run directory`, "resume", "--resume");
-  let snapshot: RunSnapshot;
-  try {
-    snapshot = JSON.parse(readFileSync(path, "utf8")) as RunSnapshot;
-  } catch (error) {
-    throw new ConfigError(`cannot read ${path}: ${(error as Error).message}`, "resume", "--resume");
-  }
-  const { benchmark, data, lenient } = snapshot.options;
-  const dataset = await loadRunData(benchmark, data, { lenient });
-  for (const f of snapshot.dataFiles) {
-    if (!existsSync(f.path) || (await sha256File(f.path)) !== f.sha256) {
-      throw new ConfigError(
-        `data file ${f.path} changed since the run started; start a new run instead of resuming`,
-        "resume",
-        dir,
-      );
-    }
-  }
-  // Answers asked now (unfinished units, failed answers asked again) must see the prompt the others saw.
-  const hash = answerPromptHash(protocolFor(dataset.benchmark)(protocolOptions(snapshot.options)));
-  if (snapshot.protocol?.answerPromptHash && snapshot.protocol.answerPromptHash !== hash) {
-    throw new ConfigError(
-      `the answer prompt changed since the run started (${snapshot.protocol.answerPromptHash} → ${hash}, a newer membench?); start a new run instead of resuming`,
-      "resume",
-      dir,
-    );
-  }
-  // Systems are made again from the snapshot only if a unit is left: asking failed answers again needs none.
-  const again = () => resolveRecorded(recordedSystems(snapshot), given ?? []);
-  const queue = queueGiven === false ? undefined : (queueGiven ?? snapshot.options.queue);
+  const { progress, systems: given, ...rest } = typeof options === "boolean" ? { progress: options } : options;
+  const queue = rest.queue === false ? undefined : (rest.queue ?? readSnapshot(dir).options.queue);
+  // The answerer is made with the context: with a pool, its calls share the pool's limits.
   if (queue) shareModelLimits(checkRedisUrl(queue.url));
   try {
-    return await executeRun(resolve(dir), snapshot, dataset, progress, undefined, again, { queue, stop });
+    // Systems are made again from the snapshot only if a unit is left: asking failed answers again needs none.
+    const ctx = await prepareRun(dir, { systems: given ?? [] });
+    return await executeRun(ctx, progress, { queue, stop: rest.stop });
   } finally {
     if (queue) shareModelLimits(undefined);
   }
@@ -451,27 +298,6 @@ export async function resumeRun(dir: string, options: boolean | ResumeOptions = 
 function llmStatus(options: RunOptions): RunSnapshot["model"] {
   const status = modelConfigured({ flags: { llm: options.llm } });
   return { configured: status.configured, detail: status.reason, spec: options.llm };
-}
-
-function createAnswerer(snapshot: RunSnapshot): ManagedChatModel | undefined {
-  if (!snapshot.model.configured) return undefined;
-  const s = resolveModelSettings({ flags: { llm: snapshot.options.llm } });
-  const price = snapshot.options.price;
-  return configuredChatModel(snapshot.options.llm, {
-    prices: price ? { [s.spec.kind === "openai" ? (s.spec.model ?? s.model ?? "") : "scripted"]: price } : undefined,
-  });
-}
-
-/** The context every system of the run gets. */
-function contextOf(snapshot: RunSnapshot, answerer: ManagedChatModel | undefined) {
-  return runSystemContext({
-    embedder: snapshot.options.embedder,
-    llm: snapshot.options.llm,
-    ...(answerer ? { model: answerer } : {}),
-    modelStatus: snapshot.model,
-    tokenBudget: snapshot.options.tokenBudget,
-    keepRemote: snapshot.options.keepRemote,
-  });
 }
 
 /** One line per system that says what it is (its info()), for the log. */
@@ -494,54 +320,27 @@ function crashHook(): (() => void) | undefined {
   };
 }
 
-/**
- * Runs the pending units of a run. A new run comes with its answerer and systems
- * made (`prepared`); a resumed one resolves and makes them here, and only if a
- * unit is left. Systems made are disposed, and the answerer closed, at the end.
- */
+/** Runs the pending units of a run; its systems are disposed, and its answerer closed, at the end. */
 async function executeRun(
-  dir: string,
-  snapshot: RunSnapshot,
-  dataset: Dataset,
+  ctx: RunContext,
   progressOn = true,
-  prepared?: { answerer: ManagedChatModel | undefined; made: MadeSystem[] },
-  resolveAgain?: () => Promise<ResolvedSystem[]>,
   pool: Pick<RunOptions, "queue" | "stop"> = {},
 ): Promise<RunOutcome> {
-  let made = prepared?.made;
-  const answerer = prepared ? prepared.answerer : createAnswerer(snapshot);
   try {
-    return await executeUnits(
-      dir,
-      snapshot,
-      dataset,
-      progressOn,
-      answerer,
-      async () => {
-        made ??= await makeSystems((await resolveAgain?.()) ?? [], contextOf(snapshot, answerer));
-        return made;
-      },
-      pool,
-    );
+    return await executeUnits(ctx, progressOn, pool);
   } finally {
-    answerer?.close();
-    await disposeSystems(made ?? []);
+    await ctx.close();
   }
 }
 
 async function executeUnits(
-  dir: string,
-  snapshot: RunSnapshot,
-  dataset: Dataset,
+  ctx: RunContext,
   progressOn: boolean,
-  answerer: ManagedChatModel | undefined,
-  makeAll: () => Promise<MadeSystem[]>,
-  pool: Pick<RunOptions, "queue" | "stop"> = {},
+  pool: Pick<RunOptions, "queue" | "stop">,
 ): Promise<RunOutcome> {
+  const { snapshot, dataset, protocol, answerer } = ctx;
+  const dir = ctx.dir!;
   const options = snapshot.options;
-  const protocol = protocolFor(dataset.benchmark)(protocolOptions(options));
-  const episodes = selectEpisodes(dataset, options).map((e) => protocol.prepare(e));
-  if (!episodes.length) throw new ConfigError("no episodes selected", "episodes");
   const store = new RunStore(join(dir, STORE_FILE));
   // Every model call is stored with the unit it served as it ends; calls outside any unit go under "".
   const usageOf =
@@ -549,12 +348,10 @@ async function executeUnits(
     (call) =>
       store.addUsage(unit, "run", call);
   try {
-    store.plan(
-      options.systems.flatMap((system) => episodes.map((e) => ({ id: unitId(system, e.id), system, episodeId: e.id }))),
-    );
+    store.plan(ctx.units);
     const reask = failedAnswers(store);
     const pending = store.units().filter((u) => u.state !== "done");
-    const byId = new Map(episodes.map((e) => [e.id, e]));
+    const byId = ctx.episodes;
     const pendingEpisodes = pending.map((u) => byId.get(u.episodeId)).filter((e): e is Episode => Boolean(e));
     const est = estimate(pendingEpisodes, protocol, 1, options.settings.length);
     est.calls += reask.length;
@@ -608,7 +405,7 @@ async function executeUnits(
           config: snapshot,
           store,
           units: pending,
-          storeOutcome: (o) => store.finish(o.unitId, o.records, o.ingestMs),
+          storeResult: (r) => storeUnitResult(store, r),
           afterUnit: checkCost,
           withdraw: () => stoppedForCost,
           ...(pool.stop ? { stop: pool.stop } : {}),
@@ -617,10 +414,9 @@ async function executeUnits(
         failed += result.deadLettered;
         stoppedWaiting = result.stopped;
       } else if (pending.length) {
-        const made = await makeAll();
+        const made = await ctx.systems();
         logSystems(made);
-        warnIfWholeHaystack(protocol, episodes, made);
-        const systems = new Map(made.map((m) => [m.record.label, m.system]));
+        warnIfWholeHaystack(protocol, [...byId.values()], made);
         const progress = startProgress(total, dataset.benchmark, progressOn);
         const costNow = () => {
           const c = spent();
@@ -629,29 +425,19 @@ async function executeUnits(
         const crash = crashHook();
         const queue = new PQueue({ concurrency: Math.max(1, options.concurrency ?? 2) });
         for (const unit of pending) {
-          const episode = byId.get(unit.episodeId);
-          const system = systems.get(unit.system);
-          if (!episode || !system) continue;
+          if (!byId.has(unit.episodeId) || !made.some((m) => m.record.label === unit.system)) continue;
           queue.add(async () => {
             if (stoppedForCost) return;
             store.start(unit.id);
             try {
-              const result = await withUsageSink(usageOf(unit.id), () =>
-                replayUnit({
-                  unitId: unit.id,
-                  systemId: unit.system,
-                  system,
-                  episode,
-                  protocol,
-                  settings: options.settings,
-                  answerer,
-                  onProbe: () => {
-                    progress.tick(1, costNow());
-                    crash?.();
-                  },
-                }),
-              );
-              store.finish(unit.id, result.records, result.ingestMs);
+              const result = await executeUnit(ctx, unit.id, {
+                onUsage: usageOf(unit.id),
+                onProbe: () => {
+                  progress.tick(1, costNow());
+                  crash?.();
+                },
+              });
+              storeUnitResult(store, result);
             } catch (error) {
               failed++;
               const message = (error as Error).message ?? String(error);

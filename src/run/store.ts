@@ -91,6 +91,38 @@ function ensureSchema(db: Database.Database, readOnly: boolean, schema: string):
   }
 }
 
+/** A unit's row with its dead letter, if the worker pool gave up on it. */
+const UNIT_SELECT = `SELECT u.*, d.job AS dead_job, d.attempts AS dead_attempts, d.at AS dead_at
+  FROM units u LEFT JOIN dead_letters d ON d.unit = u.id`;
+
+interface UnitRow {
+  id: string;
+  system: string;
+  episode: string;
+  state: UnitInfo["state"];
+  attempts: number;
+  error: string | null;
+  ingest_ms: string;
+  dead_job: string | null;
+  dead_attempts: number | null;
+  dead_at: string | null;
+}
+
+function unitInfo(r: UnitRow): UnitInfo {
+  return {
+    id: r.id,
+    system: r.system,
+    episodeId: r.episode,
+    state: r.state,
+    attempts: r.attempts,
+    error: r.error ?? undefined,
+    ingestMs: JSON.parse(r.ingest_ms) as number[],
+    ...(r.dead_job !== null
+      ? { deadLetter: { job: r.dead_job, attempts: r.dead_attempts ?? 0, at: r.dead_at ?? "" } }
+      : {}),
+  };
+}
+
 export class RunStore {
   private readonly db: Database.Database;
   private readonly release: () => void;
@@ -154,35 +186,13 @@ export class RunStore {
   }
 
   units(): UnitInfo[] {
-    const rows = this.db
-      .prepare(
-        `SELECT u.*, d.job AS dead_job, d.attempts AS dead_attempts, d.at AS dead_at
-         FROM units u LEFT JOIN dead_letters d ON d.unit = u.id ORDER BY u.rowid`,
-      )
-      .all() as Array<{
-      id: string;
-      system: string;
-      episode: string;
-      state: UnitInfo["state"];
-      attempts: number;
-      error: string | null;
-      ingest_ms: string;
-      dead_job: string | null;
-      dead_attempts: number | null;
-      dead_at: string | null;
-    }>;
-    return rows.map((r) => ({
-      id: r.id,
-      system: r.system,
-      episodeId: r.episode,
-      state: r.state,
-      attempts: r.attempts,
-      error: r.error ?? undefined,
-      ingestMs: JSON.parse(r.ingest_ms) as number[],
-      ...(r.dead_job !== null
-        ? { deadLetter: { job: r.dead_job, attempts: r.dead_attempts ?? 0, at: r.dead_at ?? "" } }
-        : {}),
-    }));
+    return (this.db.prepare(`${UNIT_SELECT} ORDER BY u.rowid`).all() as UnitRow[]).map(unitInfo);
+  }
+
+  /** One unit, or undefined when the run has not planned it. */
+  unit(id: string): UnitInfo | undefined {
+    const row = this.db.prepare(`${UNIT_SELECT} WHERE u.id = ?`).get(id) as UnitRow | undefined;
+    return row ? unitInfo(row) : undefined;
   }
 
   start(id: string): void {
