@@ -43,7 +43,14 @@ function packagesLoaded(args: string[]): { status: number | null; stdout: string
 describe("CLI start-up", () => {
   after(() => rmSync(tmp, { recursive: true, force: true }));
 
-  for (const args of [["--help"], ["--version"], ["run", "--help"], ["serve", "--help"], ["data", "pull", "--help"]]) {
+  for (const args of [
+    ["--help"],
+    ["--version"],
+    ["run", "--help"],
+    ["serve", "--help"],
+    ["worker", "--help"],
+    ["data", "pull", "--help"],
+  ]) {
     it(`membench ${args.join(" ")} loads no SQLite, model client, embedder, vega or queue`, () => {
       const r = packagesLoaded(args);
       assert.equal(r.status, 0);

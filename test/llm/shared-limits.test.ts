@@ -10,24 +10,10 @@ import { createChatModel } from "../../src/llm/create.ts";
 import { OpenAIChatModel } from "../../src/llm/openai-model.ts";
 import { RedisCallLimiter } from "../../src/llm/shared-limits.ts";
 import { type OpenAIStub, startOpenAIStub } from "../support/openai-stub.ts";
+import { assertRate } from "../support/rate.ts";
 import { findRedisServer, redisSkip, startRedis, type TestRedis } from "../support/redis.ts";
 
 const lookup = findRedisServer();
-
-/**
- * Starts at most `rps` per second: the whole span is at least (n − 1)/rps, and no
- * 300 ms window holds more than a rate-limited schedule allows plus one start a
- * busy event loop delayed into it (individual gaps jitter on a loaded machine).
- */
-function assertRate(starts: number[], rps: number): void {
-  const t = [...starts].sort((a, b) => a - b);
-  const span = t[t.length - 1]! - t[0]!;
-  const ideal = ((t.length - 1) / rps) * 1000;
-  assert.ok(span >= ideal * 0.9, `${t.length} starts took ${Math.round(span)} ms, at ${rps}/s at least ${ideal} ms`);
-  const window = 300;
-  const most = Math.max(...t.map((x) => t.filter((y) => y >= x && y < x + window).length));
-  assert.ok(most <= Math.ceil((window / 1000) * rps) + 1, `${most} starts within ${window} ms`);
-}
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe("shared model limits over Redis", { skip: redisSkip(lookup, "the shared-limit tests") }, () => {
