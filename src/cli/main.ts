@@ -52,7 +52,8 @@ Without a model endpoint, membench still loads data, ingests and retrieves;
 answer and judge stages are reported as skipped, never scored.
 
 Exit codes: 0 done; 1 failed (bad data, a model or system failure, failed
-units, an unexpected error); 2 a configuration or usage error.
+units, an unexpected error); 2 a configuration or usage error; 130 a
+\`run --queue\` that stopped waiting at Ctrl-C (its units stay queued).
 
 ${SCRIPTED_HELP}`,
     );

@@ -53,7 +53,7 @@ export function encodeResult(result: UnitResult, worker: string): UnitJobResult 
 
 export function decodeResult(result: unknown): UnitResult {
   const r = result as Partial<UnitJobResult> | undefined;
-  if (!r || r.v !== 1 || typeof r.gzip !== "string") {
+  if (r?.v !== 1 || typeof r.gzip !== "string") {
     throw new Error(`a job result this membench cannot read (format ${JSON.stringify(r?.v)})`);
   }
   return JSON.parse(gunzipSync(Buffer.from(r.gzip, "base64")).toString("utf8")) as UnitResult;

@@ -361,6 +361,48 @@ export default class Flaky {
     assert.deepEqual(summaryOf(dir).failures, { units: 0, answers: 0, judgeCalls: 0 });
   });
 
+  it("Ctrl-C stops the coordinator's wait and loses nothing: --resume collects what workers finished meanwhile, --resume --local runs the rest here", async () => {
+    const local = await runBenchmark({
+      benchmark: "realmem",
+      data: fixture("realmem"),
+      systems: ["bm25", "bm25-session"],
+      out: join(tmp, "local-6"),
+    });
+    const start = (out: string) =>
+      cli(["run", ...realmem, "--out", join(tmp, out), "--queue", redis.url, "--queue-name", "q6"]);
+    const interrupted = async (out: string) => {
+      const coordinator = start(out);
+      await logged(coordinator, /waiting for workers/);
+      coordinator.child.kill("SIGINT");
+      const ended = await coordinator.ended;
+      assert.equal(ended.status, 130, ended.stderr);
+      assert.match(ended.stderr, /stopped waiting: 2 units are still on queue "q6"/);
+      const dir = /run --resume (\S+) collects the rest/.exec(ended.stderr)?.[1];
+      assert.ok(dir, ended.stderr);
+      assert.deepEqual(
+        unitsOf(dir).map((u) => u.state),
+        ["pending", "pending"],
+      );
+      return dir;
+    };
+
+    // No worker yet: the jobs wait in the queue; one comes, finishes them, and goes before the resume.
+    const first = await interrupted("pool-6a");
+    const w = await worker(redis.url, "q6");
+    while ((w.stderr().match(/: 4 records in/g) ?? []).length < 2) await new Promise((r) => setTimeout(r, 100));
+    await stopAll([w]);
+    const collected = await cli(["run", "--resume", first, "--no-progress"]).ended;
+    assert.equal(collected.status, 0, collected.stderr);
+    assert.match(collected.stderr, /\(2 results already there\)/);
+    assert.deepEqual(comparable(readRecords(first)), comparable(local.records));
+
+    // --local: what is left runs in the resuming process, no worker needed.
+    const second = await interrupted("pool-6b");
+    const here = await cli(["run", "--resume", second, "--local", "--no-progress"]).ended;
+    assert.equal(here.status, 0, here.stderr);
+    assert.deepEqual(comparable(readRecords(second)), comparable(local.records));
+  });
+
   it("MEMBENCH_RPS holds across two workers: the answer calls both make reach the stub at the global rate", async () => {
     stub = await startOpenAIStub({
       latencyMs: 100,
