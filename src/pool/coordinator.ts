@@ -39,6 +39,7 @@ export interface CoordinateOptions {
   queue: QueueOptions;
   /** The run's queue key (jobs.ts runKey). */
   run: string;
+  /** The config jobs carry (jobs.ts jobConfig). */
   config: RunSnapshot;
   store: RunStore;
   /** Units not done; finished ones may still have a job to clean up. */
@@ -166,12 +167,22 @@ export async function coordinateUnits(options: CoordinateOptions): Promise<Coord
     redis.disconnect();
   }
 
+  /** The state of each job, asked a batch at a time (one round trip per batch, not per job). */
+  async function statesOf(ids: readonly string[]): Promise<string[]> {
+    const states: string[] = [];
+    for (let i = 0; i < ids.length; i += 200) {
+      states.push(...(await Promise.all(ids.slice(i, i + 200).map((id) => queue.getJobState(id)))));
+    }
+    return states;
+  }
+
   /** Puts every unit left on the queue, or re-attaches to its job. */
   async function enqueue(): Promise<void> {
     const toAdd: Tracked[] = [];
-    for (const unit of options.units) {
+    const states = await statesOf(options.units.map((u) => jobId(run, u.id)));
+    for (const [i, unit] of options.units.entries()) {
       const id = jobId(run, unit.id);
-      const state = await queue.getJobState(id);
+      const state = states[i];
       if (unit.state === "done") {
         // A result stored before a coordinator stopped, whose job was not removed yet.
         if (state === "completed") await queue.remove(id).catch(() => 0);
@@ -219,12 +230,13 @@ export async function coordinateUnits(options: CoordinateOptions): Promise<Coord
 
   /** Looks at the jobs events (or the periodic check) pointed to: stores results, records dead letters. */
   async function settle(): Promise<void> {
-    const ids = [...dirty];
+    const ids = [...dirty].filter((id) => outstanding.has(id));
     dirty.clear();
-    for (const id of ids) {
+    const states = await statesOf(ids);
+    for (const [i, id] of ids.entries()) {
       const tracked = outstanding.get(id);
       if (!tracked) continue;
-      const state = await queue.getJobState(id);
+      const state = states[i];
       if (state === "completed") {
         const job = (await Job.fromId(queue, id)) as Job<UnitJobData, UnitJobResult> | undefined;
         if (!job) continue;
@@ -283,9 +295,12 @@ export async function coordinateUnits(options: CoordinateOptions): Promise<Coord
 
   /** Over --max-cost: units not started yet leave the queue; running ones finish and are stored. */
   async function withdraw(): Promise<void> {
-    for (const [id, tracked] of outstanding) {
-      const state = await queue.getJobState(id);
-      if (state === "active" || state === "completed" || state === "failed") continue;
+    const ids = [...outstanding.keys()];
+    const states = await statesOf(ids);
+    for (const [i, id] of ids.entries()) {
+      const tracked = outstanding.get(id);
+      const state = states[i];
+      if (!tracked || state === "active" || state === "completed" || state === "failed") continue;
       if ((await queue.remove(id)) === 1) {
         outstanding.delete(id);
         outcome.withdrawn++;

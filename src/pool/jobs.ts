@@ -4,6 +4,7 @@
  * again (a coordinator that restarts, `--resume`) finds the job already there.
  */
 import { createHash } from "node:crypto";
+import { isAbsolute, resolve } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
 import type { RunSnapshot } from "../run/snapshot.ts";
 import type { UnitResult } from "../run/unit.ts";
@@ -33,13 +34,24 @@ export interface UnitJobResult {
 }
 
 /**
- * The run as the queue knows it: its id and a hash of when and where it was
- * created, so two runs that share an id (`--id`, or one per second per
- * benchmark on two machines) never share jobs.
+ * The run as the queue knows it: its id and a hash of the moment it was created
+ * (to the millisecond, from config.json), so two runs that share an id (`--id`,
+ * or one per second per benchmark on two machines) never share jobs, while
+ * every resume of one run, from whatever path, finds its jobs.
  */
-export function runKey(config: Pick<RunSnapshot, "id" | "createdAt">, dir: string): string {
-  const hash = createHash("sha256").update(`${config.createdAt}\n${dir}`).digest("hex").slice(0, 10);
+export function runKey(config: Pick<RunSnapshot, "id" | "createdAt">): string {
+  const hash = createHash("sha256").update(config.createdAt).digest("hex").slice(0, 10);
   return `${config.id}.${hash}`;
+}
+
+/**
+ * The config a job carries: the run's, with a scripted model's file made
+ * absolute, so a worker started in another folder of the machine finds it.
+ */
+export function jobConfig(config: RunSnapshot, cwd = process.cwd()): RunSnapshot {
+  const llm = config.options.llm;
+  if (!llm?.startsWith("scripted:") || isAbsolute(llm.slice("scripted:".length))) return config;
+  return { ...config, options: { ...config.options, llm: `scripted:${resolve(cwd, llm.slice("scripted:".length))}` } };
 }
 
 /** BullMQ job ids may not contain ":"; both parts are URI-encoded, so the id is unambiguous. */

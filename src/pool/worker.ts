@@ -17,6 +17,7 @@ import { type CallUsage, withUsageSink } from "../llm/accounting.ts";
 import { shareModelLimits } from "../llm/shared-limits.ts";
 import { executeUnit, type RunContext } from "../run/unit.ts";
 import { log } from "../util/log.ts";
+import { packageVersion } from "../util/paths.ts";
 import { connectRedis, redactRedisUrl } from "../util/redis.ts";
 import { prepareWorkerRun } from "./engine.ts";
 import { DEFAULT_QUEUE_NAME, encodeResult, type UnitJobData, type UnitJobResult, usageKey } from "./jobs.ts";
@@ -115,7 +116,8 @@ class RunCache {
 }
 
 export async function runWorker(options: WorkerOptions): Promise<WorkerSummary> {
-  const { Worker } = await import("bullmq");
+  const { UnrecoverableError, Worker } = await import("bullmq");
+  const warned = new Set<string>();
   const me = `${hostname()}:${process.pid}`;
   const queueName = options.queueName ?? DEFAULT_QUEUE_NAME;
   // Every model stack this worker builds waits in the pool's global slots.
@@ -127,6 +129,17 @@ export async function runWorker(options: WorkerOptions): Promise<WorkerSummary> 
 
   const processor = async (job: Job<UnitJobData, UnitJobResult>): Promise<UnitJobResult> => {
     const data = job.data;
+    if (data.v !== 1) {
+      throw new UnrecoverableError(
+        `${me}: job ${job.id} has format ${JSON.stringify(data.v)}, which this membench (${packageVersion()}) cannot read`,
+      );
+    }
+    if (data.config.membench !== packageVersion() && !warned.has(data.run)) {
+      warned.add(data.run);
+      log.warn(
+        `run ${data.config.id} was started by membench ${data.config.membench}, this worker is ${packageVersion()}: its records may differ from a single-process run's`,
+      );
+    }
     const started = performance.now();
     const pushes: Promise<unknown>[] = [];
     const onUsage = (call: CallUsage) => {

@@ -398,11 +398,11 @@ async function executeUnits(
       if (pending.length && pool.queue) {
         // The units run in the pool's workers; this process stores what they return.
         const { coordinateUnits } = await import("../pool/coordinator.ts");
-        const { runKey } = await import("../pool/jobs.ts");
+        const { jobConfig, runKey } = await import("../pool/jobs.ts");
         const result = await coordinateUnits({
           queue: pool.queue,
-          run: runKey(snapshot, dir),
-          config: snapshot,
+          run: runKey(snapshot),
+          config: jobConfig(snapshot),
           store,
           units: pending,
           storeResult: (r) => storeUnitResult(store, r),
