@@ -77,8 +77,11 @@ export async function coordinateUnits(options: CoordinateOptions): Promise<Coord
   const name = options.queue.name ?? DEFAULT_QUEUE_NAME;
   const connection = { url: options.queue.url };
   const queue: Queue<UnitJobData, UnitJobResult> = new Queue(name, { connection });
-  const events: QueueEvents = new QueueEvents(name, { connection });
   const redis: Redis = await connectRedis(options.queue.url, { name: "membench-coordinator" });
+  // Events are read from the stream's last entry as of now, so none emitted while the
+  // reader starts (a worker taking the first job at once) is missed.
+  const last = (await redis.xrevrange(queue.toKey("events"), "+", "-", "COUNT", 1).catch(() => []))[0]?.[0] ?? "0-0";
+  const events: QueueEvents = new QueueEvents(name, { connection, lastEventId: last });
   const where = `queue "${name}" at ${redactRedisUrl(options.queue.url)}`;
   const outcome: CoordinateOutcome = { done: 0, deadLettered: 0, withdrawn: 0, stopped: false };
   const outstanding = new Map<string, Tracked>();

@@ -435,3 +435,22 @@ export default class Flaky {
     );
   });
 });
+
+describe("pool flags", () => {
+  it("refuses a queue that is not a Redis URL, a queue flag without --queue, and a worker without a queue, with exit 2", async () => {
+    const cases: Array<[string[], RegExp]> = [
+      [
+        ["run", "realmem", "--data", fixture("realmem"), "--queue", "http://127.0.0.1:6379"],
+        /queue \(from --queue\): expected a redis:\/\/ or rediss:\/\/ URL/,
+      ],
+      [["run", "realmem", "--data", fixture("realmem"), "--queue-attempts", "2"], /--queue-attempts needs --queue/],
+      [["worker"], /--queue redis:\/\/host:port is required/],
+      [["worker", "--queue", "redis://127.0.0.1:1", "--concurrency", "0"], /expected a whole number ≥ 1, got "0"/],
+    ];
+    for (const [args, message] of cases) {
+      const ended = await cli(args).ended;
+      assert.equal(ended.status, 2, `${args.join(" ")}: ${ended.stderr}`);
+      assert.match(ended.stderr, message);
+    }
+  });
+});

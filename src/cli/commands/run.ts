@@ -6,6 +6,7 @@ import type { Setting } from "../../run/record.ts";
 import type { Summary } from "../../run/summary.ts";
 import { markdownTable, retrievalTable } from "../../run/table.ts";
 import { log } from "../../util/log.ts";
+import { checkRedisUrl } from "../../util/redis.ts";
 import { collect, SYSTEM_HELP, SYSTEM_OPTION_HELP } from "../options.ts";
 import { LENIENT_HELP, printScores, scoreOptions } from "./score.ts";
 
@@ -80,7 +81,7 @@ function queueOptions(flags: RunFlags) {
   }
   const backoffMs = num(flags.queueBackoffMs, "queue-backoff-ms");
   return {
-    url: flags.queue,
+    url: checkRedisUrl(flags.queue),
     ...(flags.queueName ? { name: flags.queueName } : {}),
     ...(attempts !== undefined ? { attempts } : {}),
     ...(backoffMs !== undefined ? { backoffMs } : {}),
