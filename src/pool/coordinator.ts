@@ -18,7 +18,7 @@ import type { RunSnapshot } from "../run/snapshot.ts";
 import type { RunStore } from "../run/store.ts";
 import type { UnitResult } from "../run/unit.ts";
 import { log } from "../util/log.ts";
-import { connectRedis, redactRedisUrl } from "../util/redis.ts";
+import { checkRedisReachable, connectRedis, redactRedisUrl } from "../util/redis.ts";
 import { DEFAULT_QUEUE_NAME, decodeResult, jobId, type UnitJobData, type UnitJobResult, usageKey } from "./jobs.ts";
 
 export interface QueueOptions {
@@ -72,6 +72,7 @@ interface Tracked {
 }
 
 export async function coordinateUnits(options: CoordinateOptions): Promise<CoordinateOutcome> {
+  await checkRedisReachable(options.queue.url);
   const { Queue, QueueEvents, Job } = await import("bullmq");
   const { store, run, config } = options;
   const name = options.queue.name ?? DEFAULT_QUEUE_NAME;

@@ -18,7 +18,7 @@ import { shareModelLimits } from "../llm/shared-limits.ts";
 import { executeUnit, type RunContext } from "../run/unit.ts";
 import { log } from "../util/log.ts";
 import { packageVersion } from "../util/paths.ts";
-import { connectRedis, redactRedisUrl } from "../util/redis.ts";
+import { checkRedisReachable, connectRedis, redactRedisUrl } from "../util/redis.ts";
 import { prepareWorkerRun } from "./engine.ts";
 import { DEFAULT_QUEUE_NAME, encodeResult, type UnitJobData, type UnitJobResult, usageKey } from "./jobs.ts";
 
@@ -116,6 +116,7 @@ class RunCache {
 }
 
 export async function runWorker(options: WorkerOptions): Promise<WorkerSummary> {
+  await checkRedisReachable(options.url);
   const { UnrecoverableError, Worker } = await import("bullmq");
   const warned = new Set<string>();
   const me = `${hostname()}:${process.pid}`;

@@ -54,3 +54,31 @@ export async function connectRedis(
   client.on("error", (error: Error) => log.debug(`redis ${redactRedisUrl(url)}: ${error.message}`));
   return client;
 }
+
+/**
+ * Connects once and pings, failing fast with a ConfigError naming the URL (without
+ * its password) when the Redis cannot be reached or refuses us: BullMQ's own
+ * connections would otherwise retry forever, silently.
+ */
+export async function checkRedisReachable(url: string, from = "--queue"): Promise<void> {
+  const client = await connectRedis(url, {
+    lazyConnect: true,
+    connectTimeout: 5000,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
+  // The socket's own error (ECONNREFUSED, a DNS failure) says more than "Connection is closed".
+  let cause: Error | undefined;
+  client.on("error", (error: Error) => {
+    cause ??= error;
+  });
+  try {
+    await client.connect();
+    await client.ping();
+  } catch (error) {
+    const why = (cause ?? (error as Error)).message;
+    throw new ConfigError(`cannot reach the Redis at ${redactRedisUrl(url)}: ${why}`, "queue", from);
+  } finally {
+    client.disconnect();
+  }
+}

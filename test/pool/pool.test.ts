@@ -437,7 +437,7 @@ export default class Flaky {
 });
 
 describe("pool flags", () => {
-  it("refuses a queue that is not a Redis URL, a queue flag without --queue, and a worker without a queue, with exit 2", async () => {
+  it("refuses a queue that is not a Redis URL or cannot be reached, a queue flag without --queue, and a worker without a queue, with exit 2", async () => {
     const cases: Array<[string[], RegExp]> = [
       [
         ["run", "realmem", "--data", fixture("realmem"), "--queue", "http://127.0.0.1:6379"],
@@ -446,11 +446,17 @@ describe("pool flags", () => {
       [["run", "realmem", "--data", fixture("realmem"), "--queue-attempts", "2"], /--queue-attempts needs --queue/],
       [["worker"], /--queue redis:\/\/host:port is required/],
       [["worker", "--queue", "redis://127.0.0.1:1", "--concurrency", "0"], /expected a whole number ≥ 1, got "0"/],
+      // Fails fast instead of retrying forever; the password never reaches the message.
+      [
+        ["worker", "--queue", "redis://:secret@127.0.0.1:1"],
+        /cannot reach the Redis at redis:\/\/127\.0\.0\.1:1: connect ECONNREFUSED/,
+      ],
     ];
     for (const [args, message] of cases) {
       const ended = await cli(args).ended;
       assert.equal(ended.status, 2, `${args.join(" ")}: ${ended.stderr}`);
       assert.match(ended.stderr, message);
+      assert.ok(!ended.stderr.includes("secret"));
     }
   });
 });

@@ -156,7 +156,7 @@ export function registerRunCommand(program: Command): void {
       "--retry-failed <dir>",
       "after an outage: ask a run's failed answer and judge calls again, keeping all that succeeded (same as --resume)",
     )
-    .option("--concurrency <n>", "episodes replayed at once", "2")
+    .option("--concurrency <n>", "episodes replayed at once (with --queue: each worker's --concurrency instead)", "2")
     .option(
       "--max-cost <usd>",
       "refuse to start, or stop, past this many US dollars of the run's model calls (all processes)",
