@@ -15,22 +15,31 @@ import type { Dataset, Episode } from "../core/model.ts";
 import { loadRunData } from "../data/run-data.ts";
 import { unifiedSources } from "../data/unified.ts";
 import { type UsageSink, withUsageSink } from "../llm/accounting.ts";
-import { modelConfigured } from "../llm/create.ts";
+import { type ManagedChatModel, modelConfigured } from "../llm/create.ts";
 import { shareModelLimits } from "../llm/shared-limits.ts";
 import type { QueueOptions } from "../pool/coordinator.ts";
-import { checkScoreOptions, scoreRun, summarizeRun } from "../score/score-run.ts";
+import {
+  checkScoreOptions,
+  prepareScoring,
+  type RunConfigLike,
+  scoreKey,
+  scoreRecord,
+  scoreRun,
+  summarizeRun,
+} from "../score/score-run.ts";
 import { scorerFor } from "../score/scorers.ts";
+import type { ProbeScore } from "../score/types.ts";
 import type { AnySystemDefinition } from "../systems/options.ts";
 import { disposeSystems, type MadeSystem, makeSystems, resolveSystems } from "../systems/resolve.ts";
 import type { MemorySystem } from "../systems/types.ts";
 import { log } from "../util/log.ts";
 import { PACKAGE_ROOT, packageVersion } from "../util/paths.ts";
 import { checkRedisUrl, redactRedisUrl } from "../util/redis.ts";
+import { ModelStage } from "./model-stage.ts";
 import { startProgress } from "./progress.ts";
 import type { Protocol } from "./protocol.ts";
 import { protocolFor } from "./protocols.ts";
 import { type ProbeRecord, SETTINGS, type Setting } from "./record.ts";
-import { askAnswerModel } from "./replay.ts";
 import {
   answerPromptHash,
   CONFIG_FILE,
@@ -394,87 +403,130 @@ async function executeUnits(
       }
     };
     let stoppedWaiting = false;
-    await withUsageSink(usageOf(""), async () => {
-      if (pending.length && pool.queue) {
-        // The units run in the pool's workers; this process stores what they return.
-        const { coordinateUnits } = await import("../pool/coordinator.ts");
-        const { jobConfig, runKey } = await import("../pool/jobs.ts");
-        const result = await coordinateUnits({
-          queue: pool.queue,
-          run: runKey(snapshot),
-          config: jobConfig(snapshot),
-          store,
-          units: pending,
-          storeResult: (r) => storeUnitResult(store, r),
-          afterUnit: checkCost,
-          withdraw: () => stoppedForCost,
-          ...(pool.stop ? { stop: pool.stop } : {}),
-          progress: progressOn,
-        });
-        failed += result.deadLettered;
-        stoppedWaiting = result.stopped;
-      } else if (pending.length) {
-        const made = await ctx.systems();
-        logSystems(made);
-        warnIfWholeHaystack(protocol, [...byId.values()], made);
-        const progress = startProgress(total, dataset.benchmark, progressOn);
-        const costNow = () => {
-          const c = spent();
-          return c ? (c.known ? `$${c.usd.toFixed(2)}` : "n/a") : "-";
-        };
-        const crash = crashHook();
-        const queue = new PQueue({ concurrency: Math.max(1, options.concurrency ?? 2) });
-        for (const unit of pending) {
-          if (!byId.has(unit.episodeId) || !made.some((m) => m.record.label === unit.system)) continue;
-          queue.add(async () => {
-            if (stoppedForCost) return;
-            store.start(unit.id);
-            try {
-              const result = await executeUnit(ctx, unit.id, {
-                onUsage: usageOf(unit.id),
-                onProbe: () => {
-                  progress.tick(1, costNow());
-                  crash?.();
-                },
-              });
-              storeUnitResult(store, result);
-            } catch (error) {
-              failed++;
-              const message = (error as Error).message ?? String(error);
-              store.fail(unit.id, message);
-              log.error(`unit ${unit.id} failed: ${message}`);
-              if (!(error instanceof SystemError)) log.debug((error as Error).stack ?? "");
+    // Units whose records are in the store: an answer that ends before its unit is
+    // stored is written with the unit; one that ends after updates its record.
+    const stored = new Set(store.units().flatMap((u) => (u.state === "done" ? [u.id] : [])));
+    const failedUnits = new Set<string>();
+    const scoring = answerer ? streamedScoring(ctx, store, answerer) : undefined;
+    // A queue run reports units as workers finish them (the coordinator's lines), not probes.
+    const progress = startProgress(total, dataset.benchmark, progressOn && pending.length > 0 && !pool.queue);
+    const costNow = () => {
+      const c = spent();
+      return c ? (c.known ? `$${c.usd.toFixed(2)}` : "n/a") : "-";
+    };
+    // A probe ticks once all its answers are in (those still pending when it fired).
+    const waiting = new Map<ProbeRecord, { left: number }>();
+    const stage = answerer
+      ? new ModelStage({
+          answerer,
+          protocol,
+          usage: (record) => usageOf(record.unitId),
+          skip: (record) => stoppedForCost || failedUnits.has(record.unitId),
+          answered: (record) => {
+            if (stored.has(record.unitId)) store.updateRecord(record);
+            const group = waiting.get(record);
+            waiting.delete(record);
+            if (group && --group.left === 0) progress.tick(1, costNow());
+            checkCost();
+          },
+          ...(scoring ? { judge: scoring.judge } : {}),
+        })
+      : undefined;
+    try {
+      await withUsageSink(usageOf(""), async () => {
+        if (reask.length && !stage) {
+          log.warn(
+            `${reask.length} failed or pending answers not asked again: no model configured (${snapshot.model.detail})`,
+          );
+        } else if (reask.length && stage) {
+          const left = reask.filter((r) => r.answerPending).length;
+          const failedNow = reask.length - left;
+          const what = [failedNow ? `${failedNow} failed` : "", left ? `${left} pending` : ""].filter(Boolean);
+          log.info(`asking ${what.join(" and ")} answers again, each with the context its probe saw`);
+          for (const record of reask) {
+            const probe = byId.get(record.episodeId)?.probes.find((p) => p.id === record.probeId);
+            if (!probe) {
+              log.warn(
+                `no probe ${record.episodeId}/${record.probeId} in the data any more: its answer is not asked again`,
+              );
+              continue;
             }
-            checkCost();
-          });
-        }
-        await queue.onIdle();
-        progress.stop();
-      }
-      if (stoppedWaiting) return;
-      if (reask.length && !answerer) {
-        log.warn(`${reask.length} failed answers not asked again: no model configured (${snapshot.model.detail})`);
-      } else if (reask.length && answerer) {
-        log.info(`asking ${reask.length} failed answers again, each with the context its probe saw`);
-        const queue = new PQueue({ concurrency: Math.max(1, answerer.limiter.concurrency) });
-        for (const record of reask) {
-          const probe = byId.get(record.episodeId)?.probes.find((p) => p.id === record.probeId);
-          if (!probe) {
-            log.warn(
-              `no probe ${record.episodeId}/${record.probeId} in the data any more: its answer is not asked again`,
-            );
-            continue;
+            stage.ask(record, probe);
           }
-          queue.add(async () => {
-            if (stoppedForCost) return;
-            await withUsageSink(usageOf(record.unitId), () => askAnswerModel(answerer, protocol, probe, record));
-            store.updateRecord(record);
-            checkCost();
-          });
         }
-        await queue.onIdle();
-      }
-    });
+        if (pending.length && pool.queue) {
+          // The units run in the pool's workers, answers included; this process stores
+          // what they return (one writer) and judges the records as they arrive.
+          const { coordinateUnits } = await import("../pool/coordinator.ts");
+          const { jobConfig, runKey } = await import("../pool/jobs.ts");
+          const result = await coordinateUnits({
+            queue: pool.queue,
+            run: runKey(snapshot),
+            config: jobConfig(snapshot),
+            store,
+            units: pending,
+            storeResult: (r) => {
+              const outcome = storeUnitResult(store, r);
+              if (outcome === "stored") {
+                stored.add(r.unitId);
+                for (const record of r.records) if (record.answeredBy && !record.answerPending) stage?.judge(record);
+              }
+              return outcome;
+            },
+            afterUnit: checkCost,
+            withdraw: () => stoppedForCost,
+            ...(pool.stop ? { stop: pool.stop } : {}),
+            progress: progressOn,
+          });
+          failed += result.deadLettered;
+          stoppedWaiting = result.stopped;
+        } else if (pending.length) {
+          const made = await ctx.systems();
+          logSystems(made);
+          warnIfWholeHaystack(protocol, [...byId.values()], made);
+          const crash = crashHook();
+          const queue = new PQueue({ concurrency: Math.max(1, options.concurrency ?? 2) });
+          for (const unit of pending) {
+            if (!byId.has(unit.episodeId) || !made.some((m) => m.record.label === unit.system)) continue;
+            queue.add(async () => {
+              if (stoppedForCost) return;
+              store.start(unit.id);
+              try {
+                const result = await executeUnit(ctx, unit.id, {
+                  onUsage: usageOf(unit.id),
+                  onProbe: (records) => {
+                    const left = records.filter((r) => r.answerPending);
+                    if (left.length) {
+                      const group = { left: left.length };
+                      for (const r of left) waiting.set(r, group);
+                    } else progress.tick(1, costNow());
+                    crash?.();
+                  },
+                  ...(stage ? { deferAnswer: (record, probe) => stage.ask(record, probe) } : {}),
+                });
+                storeUnitResult(store, result);
+                stored.add(unit.id);
+                // Answers the system gave itself were asked in the replay: judged now.
+                for (const r of result.records) if (r.answeredBy === "system") stage?.judge(r);
+              } catch (error) {
+                failed++;
+                failedUnits.add(unit.id);
+                const message = (error as Error).message ?? String(error);
+                store.fail(unit.id, message);
+                log.error(`unit ${unit.id} failed: ${message}`);
+                if (!(error instanceof SystemError)) log.debug((error as Error).stack ?? "");
+              }
+              checkCost();
+            });
+          }
+          await queue.onIdle();
+        }
+        await stage?.drain();
+      });
+    } finally {
+      progress.stop();
+      scoring?.close();
+    }
     answerer?.close();
     store.close();
     if (stoppedWaiting) {
@@ -482,7 +534,11 @@ async function executeUnits(
     }
     if (!answerer) return { dir, summary: summarizeRun(dir).summary, failedUnits: failed, stoppedForCost };
     log.info("scoring the answers");
-    const scored = await scoreRun(dir, { judgeLlm: options.llm, ...options.scoring, keepVerdicts: true });
+    const scored = await scoreRun(
+      dir,
+      { judgeLlm: options.llm, ...options.scoring, keepVerdicts: true },
+      { dataset, limiter: answerer.limiter, ...(scoring ? { scored: scoring.scored } : {}) },
+    );
     return { dir, summary: scored.summary, failedUnits: failed, stoppedForCost };
   } finally {
     store.close();
@@ -490,13 +546,56 @@ async function executeUnits(
 }
 
 /**
- * Answers that failed in finished units. One the answer model gave is asked again
- * from its stored record; one a system gave itself needs the system's memory, so
+ * Judging inside the run: each record is judged as soon as its answer is in, by
+ * judges that share the answer model's limiter, and its score is stored at once.
+ * The scoring that ends the run keeps those verdicts (keepVerdicts), so it makes
+ * no call for them; a run stopped midway keeps the ones already stored. Undefined
+ * when the benchmark has no scorer or these options call no judge.
+ */
+function streamedScoring(
+  ctx: RunContext,
+  store: RunStore,
+  answerer: ManagedChatModel,
+): { judge(record: ProbeRecord): Promise<void>; scored: Map<string, ProbeScore>; close(): void } | undefined {
+  const options = ctx.snapshot.options;
+  const prepared = prepareScoring(
+    ctx.snapshot as unknown as RunConfigLike,
+    { judgeLlm: options.llm, ...options.scoring, keepVerdicts: true },
+    store.scores<ProbeScore>(),
+    answerer.limiter,
+  );
+  if (!prepared?.ctx.judge) {
+    prepared?.close();
+    return undefined;
+  }
+  const episodes = new Map(ctx.dataset.episodes.map((e) => [e.id, e]));
+  const scored = new Map<string, ProbeScore>();
+  return {
+    scored,
+    judge: async (record) => {
+      const score = await scoreRecord(prepared.scorer, record, episodes, prepared.ctx, (call) =>
+        store.addUsage(record.unitId, "score", call),
+      );
+      if (!score) return;
+      scored.set(scoreKey(record), score);
+      store.putScore({ unitId: record.unitId, probeId: record.probeId, setting: record.setting, record: score });
+    },
+    close: () => prepared.close(),
+  };
+}
+
+/**
+ * Answers that failed, or were still pending when the run stopped, in finished
+ * units. One the answer model gave is asked again from its stored record; one a system gave itself needs the system's memory, so
  * its unit is put back in the queue and replayed.
  */
 function failedAnswers(store: RunStore): ProbeRecord[] {
   const done = new Set(store.units().flatMap((u) => (u.state === "done" ? [u.id] : [])));
-  const failed = store.records().filter((r) => done.has(r.unitId) && r.answerError !== undefined);
+  // Found among the records read without their texts; only those are read whole.
+  const failed = store
+    .records({ texts: false })
+    .filter((r) => done.has(r.unitId) && (r.answerError !== undefined || r.answerPending))
+    .map((r) => store.record(r.unitId, r.probeId, r.setting)!);
   const replay = [...new Set(failed.filter((r) => r.answeredBy === "system").map((r) => r.unitId))];
   if (replay.length) {
     log.info(`${replay.length} units whose system failed to answer are replayed`);

@@ -8,6 +8,7 @@ import { type AccountingSnapshot, type CallUsage, sumUsage } from "../llm/accoun
 import type { ModelRole } from "../llm/types.ts";
 import { openReadOnlyDb } from "./read-only-db.ts";
 import type { ProbeRecord, UnitInfo } from "./record.ts";
+import { type DecodeOptions, TEXTS_TABLE, TextTable } from "./store-texts.ts";
 
 export const STORE_FILE = "run.sqlite";
 
@@ -126,6 +127,8 @@ function unitInfo(r: UnitRow): UnitInfo {
 export class RunStore {
   private readonly db: Database.Database;
   private readonly release: () => void;
+  private readonly texts: TextTable;
+  private readonly statements = new Map<string, Database.Statement>();
 
   constructor(
     readonly path: string,
@@ -165,9 +168,31 @@ export class RunStore {
         PRIMARY KEY (unit, probe, setting, metric)
       );
       ${USAGE_TABLE};
+      ${TEXTS_TABLE};
       ${DEAD_LETTER_TABLE};
     `,
     );
+    this.texts = new TextTable(this.db);
+  }
+
+  /** A statement prepared once per store: the ones run for every probe or call. */
+  private statement(sql: string): Database.Statement {
+    let s = this.statements.get(sql);
+    if (!s) {
+      s = this.db.prepare(sql);
+      this.statements.set(sql, s);
+    }
+    return s;
+  }
+
+  /** Runs `fn` in a transaction; if it rolls back, text ids remembered during it are forgotten. */
+  private write<T>(fn: () => T): T {
+    try {
+      return this.db.transaction(fn)();
+    } catch (error) {
+      this.texts.forget();
+      throw error;
+    }
   }
 
   /** A store opened for reading only (see RunStoreOptions.readOnly). */
@@ -208,19 +233,20 @@ export class RunStore {
     const done = this.db.prepare(
       "UPDATE units SET state = 'done', ingest_ms = ?, finished_at = ?, error = NULL WHERE id = ?",
     );
-    this.db.transaction(() => {
+    this.write(() => {
       del.run(id);
-      for (const r of records) insert.run(id, r.probeId, r.setting, JSON.stringify(r));
+      for (const r of records) insert.run(id, r.probeId, r.setting, this.texts.encode(r));
       done.run(JSON.stringify(ingestMs), new Date().toISOString(), id);
       this.clearDeadLetter(id);
-    })();
+    });
   }
 
   /** Replaces one stored probe record (an answer asked again), leaving its unit's other records as they are. */
   updateRecord(record: ProbeRecord): void {
-    const changed = this.db
-      .prepare("UPDATE probes SET record = ? WHERE unit = ? AND probe = ? AND setting = ?")
-      .run(JSON.stringify(record), record.unitId, record.probeId, record.setting).changes;
+    const update = this.statement("UPDATE probes SET record = ? WHERE unit = ? AND probe = ? AND setting = ?");
+    const changed = this.write(
+      () => update.run(this.texts.encode(record), record.unitId, record.probeId, record.setting).changes,
+    );
     if (changed !== 1) {
       throw new Error(`no stored record ${record.unitId}/${record.probeId}/${record.setting} to update`);
     }
@@ -241,15 +267,14 @@ export class RunStore {
   addUsage(unit: string, stage: UsageStage, call: CallUsage): void {
     const key = [unit, stage, call.role] as const;
     this.db.transaction(() => {
-      const row = this.db.prepare("SELECT unpriced FROM usage WHERE unit = ? AND stage = ? AND role = ?").get(...key) as
+      const row = this.statement("SELECT unpriced FROM usage WHERE unit = ? AND stage = ? AND role = ?").get(...key) as
         | { unpriced: string }
         | undefined;
       const unpriced = new Set(JSON.parse(row?.unpriced ?? "[]") as string[]);
       if (call.ok && !call.cached && call.costUsd === null) unpriced.add(call.model);
       const made = call.ok && !call.cached;
-      this.db
-        .prepare(
-          `INSERT INTO usage (unit, stage, role, calls, cached_calls, errors, input_tokens, output_tokens,
+      this.statement(
+        `INSERT INTO usage (unit, stage, role, calls, cached_calls, errors, input_tokens, output_tokens,
              cached_input_tokens, cached_output_tokens, latency_ms, cost_usd, unpriced)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
            ON CONFLICT (unit, stage, role) DO UPDATE SET
@@ -260,20 +285,19 @@ export class RunStore {
              cached_output_tokens = cached_output_tokens + excluded.cached_output_tokens,
              latency_ms = latency_ms + excluded.latency_ms, cost_usd = cost_usd + excluded.cost_usd,
              unpriced = excluded.unpriced`,
-        )
-        .run(
-          ...key,
-          call.ok ? 1 : 0,
-          call.ok && call.cached ? 1 : 0,
-          call.ok ? 0 : 1,
-          made ? call.inputTokens : 0,
-          made ? call.outputTokens : 0,
-          call.ok && call.cached ? call.inputTokens : 0,
-          call.ok && call.cached ? call.outputTokens : 0,
-          call.latencyMs,
-          call.costUsd ?? 0,
-          JSON.stringify([...unpriced].sort()),
-        );
+      ).run(
+        ...key,
+        call.ok ? 1 : 0,
+        call.ok && call.cached ? 1 : 0,
+        call.ok ? 0 : 1,
+        made ? call.inputTokens : 0,
+        made ? call.outputTokens : 0,
+        call.ok && call.cached ? call.inputTokens : 0,
+        call.ok && call.cached ? call.outputTokens : 0,
+        call.latencyMs,
+        call.costUsd ?? 0,
+        JSON.stringify([...unpriced].sort()),
+      );
     })();
   }
 
@@ -335,11 +359,31 @@ export class RunStore {
   }
 
   /** Every stored record, in unit then probe order. */
-  records(): ProbeRecord[] {
-    const rows = this.db
-      .prepare("SELECT p.record FROM probes p JOIN units u ON u.id = p.unit ORDER BY u.rowid, p.rowid")
-      .all() as Array<{ record: string }>;
-    return rows.map((r) => JSON.parse(r.record) as ProbeRecord);
+  records(options: DecodeOptions = {}): ProbeRecord[] {
+    const out: ProbeRecord[] = [];
+    this.eachRecord((r) => out.push(r), options);
+    return out;
+  }
+
+  /**
+   * Every stored record, in unit then probe order, handed over one unit at a
+   * time: a reader that keeps what it needs of each holds one unit's texts at most.
+   */
+  eachRecord(fn: (record: ProbeRecord) => void, options: DecodeOptions = {}): void {
+    const units = this.db.prepare("SELECT id FROM units ORDER BY rowid").pluck().all() as string[];
+    const of = this.db.prepare("SELECT record FROM probes WHERE unit = ? ORDER BY rowid").pluck();
+    for (const unit of units) {
+      const cache = new Map<number, string>();
+      for (const json of of.all(unit) as string[]) fn(this.texts.decode(json, options, cache));
+    }
+  }
+
+  /** One stored record, or undefined. */
+  record(unitId: string, probeId: string, setting: string): ProbeRecord | undefined {
+    const json = this.statement("SELECT record FROM probes WHERE unit = ? AND probe = ? AND setting = ?")
+      .pluck()
+      .get(unitId, probeId, setting) as string | undefined;
+    return json === undefined ? undefined : this.texts.decode(json);
   }
 
   /** Replaces every stored score (a re-score is all or nothing). */
@@ -349,6 +393,16 @@ export class RunStore {
       this.db.prepare("DELETE FROM scores").run();
       for (const s of scores) insert.run(s.unitId, s.probeId, s.setting, JSON.stringify(s.record));
     })();
+  }
+
+  /** Stores one probe's score as it is judged inside a run; the scoring that ends the run replaces them all. */
+  putScore(s: { unitId: string; probeId: string; setting: string; record: unknown }): void {
+    this.statement("INSERT OR REPLACE INTO scores (unit, probe, setting, record) VALUES (?, ?, ?, ?)").run(
+      s.unitId,
+      s.probeId,
+      s.setting,
+      JSON.stringify(s.record),
+    );
   }
 
   scores<T>(): T[] {

@@ -12,7 +12,7 @@
  */
 import { resolve } from "node:path";
 import { ConfigError } from "../core/errors.ts";
-import type { Dataset, Episode } from "../core/model.ts";
+import type { Dataset, Episode, Probe } from "../core/model.ts";
 import { loadRunData } from "../data/run-data.ts";
 import { type CallUsage, type UsageSink, withUsageSink } from "../llm/accounting.ts";
 import { type ManagedChatModel, resolveModelSettings } from "../llm/create.ts";
@@ -22,7 +22,7 @@ import type { MemorySystem } from "../systems/types.ts";
 import type { Protocol } from "./protocol.ts";
 import { protocolFor } from "./protocols.ts";
 import { unitId as makeUnitId, type ProbeRecord } from "./record.ts";
-import { replayUnit } from "./replay.ts";
+import { askAnswerModel, replayUnit } from "./replay.ts";
 import {
   checkUnchanged,
   protocolOptions,
@@ -90,6 +90,14 @@ export interface ExecuteOptions {
    * killed process's spend still counts); then `UnitResult.usage` stays empty.
    */
   onUsage?: UsageSink;
+  /**
+   * Takes each record the answer model is to answer as soon as the replay froze
+   * its context (marked `answerPending`); then executeUnit returns once the replay
+   * ends and the caller asks them (the local runner's model stage). Without it,
+   * executeUnit asks them itself, without holding the replay back, and returns
+   * once all are answered.
+   */
+  deferAnswer?: (record: ProbeRecord, probe: Probe) => void;
 }
 
 /** The answer model of a snapshot, with its retries, limits, cache and prices; none without a model. */
@@ -201,18 +209,34 @@ export async function executeUnit(ctx: RunContext, id: string, options: ExecuteO
   if (!episode || !made) throw new ConfigError(`unit "${id}" names no episode or system of this run`, "unit");
   const usage: CallUsage[] = [];
   const sink: UsageSink = options.onUsage ?? ((call) => usage.push(call));
-  const { records, ingestMs } = await withUsageSink(sink, () =>
+  const asked: Promise<void>[] = [];
+  const { answerer, protocol } = ctx;
+  const deferAnswer =
+    options.deferAnswer ??
+    (answerer
+      ? (record: ProbeRecord, probe: Probe) => asked.push(askAnswerModel(answerer, protocol, probe, record))
+      : undefined);
+  const replayed = withUsageSink(sink, () =>
     replayUnit({
       unitId: unit.id,
       systemId: unit.system,
       system: made.system,
       episode,
-      protocol: ctx.protocol,
+      protocol,
       settings: ctx.snapshot.options.settings,
-      answerer: ctx.answerer,
+      answerer,
+      ...(deferAnswer ? { deferAnswer } : {}),
       onProbe: options.onProbe,
     }),
   );
+  let records: ProbeRecord[];
+  let ingestMs: number[];
+  try {
+    ({ records, ingestMs } = await replayed);
+  } finally {
+    // Answers are never left running behind a result (or a failure) handed back.
+    await Promise.allSettled(asked);
+  }
   return { unitId: unit.id, system: unit.system, episodeId: unit.episodeId, records, ingestMs, usage };
 }
 

@@ -417,18 +417,29 @@ export default class Flaky {
     };
     const workers = [await worker(redis.url, "q5", [], env), await worker(redis.url, "q5", [], env)];
     const ended = await cli(
-      ["run", ...realmem, "--out", join(tmp, "pool-5"), "--queue", redis.url, "--queue-name", "q5"],
+      [
+        "run",
+        ...realmem,
+        "--setting",
+        "default,oracle",
+        "--out",
+        join(tmp, "pool-5"),
+        "--queue",
+        redis.url,
+        "--queue-name",
+        "q5",
+      ],
       env,
     ).ended;
     const logs = await stopAll(workers);
     assert.equal(ended.status, 0, ended.stderr);
     for (const l of logs) {
-      assert.equal((l.stderr.match(/: 4 records in/g) ?? []).length, 1, `each worker ran one unit: ${l.stderr}`);
+      assert.equal((l.stderr.match(/: 8 records in/g) ?? []).length, 1, `each worker ran one unit: ${l.stderr}`);
     }
     // Answers carry no response format; the judges' calls (on the coordinator, after the units) do.
     const answers = stub.chatRequests.filter((r) => !(r.body as { response_format?: unknown }).response_format);
-    assert.equal(answers.length, 8);
-    // Each worker alone may start 10/s: without the shared limit the 8 calls would take ~0.35 s.
+    assert.equal(answers.length, 16, "4 probes × 2 settings × 2 units");
+    // Each worker alone may start 10/s: without the shared limit the 16 calls would take ~0.75 s.
     assertRate(
       answers.map((r) => r.time),
       10,
