@@ -42,7 +42,7 @@ export interface CoordinateOptions {
   /** The config jobs carry (jobs.ts jobConfig). */
   config: RunSnapshot;
   store: RunStore;
-  /** Units not done; finished ones may still have a job to clean up. */
+  /** The run's units: those not done are run; a done one's job left in the queue is removed. */
   units: readonly UnitInfo[];
   /** Stores a unit's result (the run engine's storeUnitResult): "duplicate" when the unit was stored already. */
   storeResult: (result: UnitResult) => "stored" | "duplicate";
@@ -138,10 +138,12 @@ export async function coordinateUnits(options: CoordinateOptions): Promise<Coord
     let lastReport = 0;
     const reconcileMs = options.reconcileMs ?? 5000;
     while (outstanding.size && !outcome.stopped) {
+      let timer: NodeJS.Timeout | undefined;
       await new Promise<void>((resolve) => {
         wake = resolve;
-        setTimeout(resolve, Math.min(1000, reconcileMs));
+        timer = setTimeout(resolve, Math.min(1000, reconcileMs));
       });
+      clearTimeout(timer);
       wake = undefined;
       if (Date.now() - lastFull >= reconcileMs) {
         for (const id of outstanding.keys()) dirty.add(id);
@@ -188,8 +190,9 @@ export async function coordinateUnits(options: CoordinateOptions): Promise<Coord
       const id = jobId(run, unit.id);
       const state = states[i];
       if (unit.state === "done") {
-        // A result stored before a coordinator stopped, whose job was not removed yet.
-        if (state === "completed") await queue.remove(id).catch(() => 0);
+        // Done already: a result stored before a coordinator stopped, whose job was not
+        // removed yet, or a unit finished by `--resume --local` while its job waited.
+        if (state !== "unknown" && state !== "active") await queue.remove(id).catch(() => 0);
         continue;
       }
       const tracked = { unit, id };

@@ -464,7 +464,7 @@ async function executeUnits(
             run: runKey(snapshot),
             config: jobConfig(snapshot),
             store,
-            units: pending,
+            units: store.units(),
             storeResult: (r) => {
               const outcome = storeUnitResult(store, r);
               if (outcome === "stored") {
