@@ -40,10 +40,10 @@ import { type ProbeRecord, SETTINGS, type Setting } from "./record.ts";
 import {
   answerPromptHash,
   CONFIG_FILE,
+  hashDataFiles,
   protocolOptions,
   type RunOptions,
   type RunSnapshot,
-  sha256File,
 } from "./snapshot.ts";
 import { RunStore, STORE_FILE } from "./store.ts";
 import type { Summary } from "./summary.ts";
@@ -165,8 +165,8 @@ export async function startRun(options: RunOptions): Promise<RunOutcome> {
       systemConcurrency: undefined,
       progress: undefined,
     } as RunSnapshot["options"],
-    dataFiles: await Promise.all(
-      dataset.source.files.map(async (f) => ({ path: f.path, bytes: f.bytes, sha256: await sha256File(f.path) })),
+    dataFiles: await hashDataFiles(dataset.source.files.map((f) => f.path)).then((hashes) =>
+      dataset.source.files.map((f, i) => ({ path: f.path, bytes: f.bytes, sha256: hashes[i]! })),
     ),
     protocol: { ...protocolInfo, answerPromptHash: answerPromptHash(protocol) },
     model: llm,
@@ -482,11 +482,11 @@ async function executeUnits(ctx: RunContext, progressOn: boolean): Promise<RunOu
 }
 
 /**
- * Judging inside the run: each record is judged as soon as its answer is in, by
+ * Scoring inside the run: each record is scored as soon as its answer is in, by
  * judges that share the answer model's limiter, and its score is stored at once.
- * The scoring that ends the run keeps those verdicts (keepVerdicts), so it makes
- * no call for them; a run stopped midway keeps the ones already stored. Undefined
- * when the benchmark has no scorer or these options call no judge.
+ * The scoring that ends the run uses these scores as they are, so it makes no
+ * call for them and is left with the aggregation; a run stopped midway keeps the
+ * verdicts already stored (keepVerdicts). Undefined when the benchmark has no scorer.
  */
 function streamedScoring(
   ctx: RunContext,
@@ -500,10 +500,7 @@ function streamedScoring(
     store.scores<ProbeScore>(),
     answerer.limiter,
   );
-  if (!prepared?.ctx.judge) {
-    prepared?.close();
-    return undefined;
-  }
+  if (!prepared) return undefined;
   const episodes = new Map(ctx.dataset.episodes.map((e) => [e.id, e]));
   const scored = new Map<string, ProbeScore>();
   return {

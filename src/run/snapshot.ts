@@ -5,13 +5,15 @@
  * selected episodes, the answer prompt's hash, the systems to make again.
  */
 import { createHash } from "node:crypto";
-import { createReadStream, existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ConfigError } from "../core/errors.ts";
 import type { Dataset, Episode } from "../core/model.ts";
+import { resolveModelSettings } from "../llm/create.ts";
 import type { ScoreRunOptions } from "../score/score-run.ts";
 import type { SystemInput, SystemRecord } from "../systems/resolve.ts";
 import { applySystemOptions } from "../systems/spec.ts";
+import { hashFiles } from "../util/file-hash.ts";
 import { type LedgerFlags, legacyLedgerOptions } from "./ledger-config.ts";
 import type { Protocol, ProtocolOptions } from "./protocol.ts";
 import type { Setting } from "./record.ts";
@@ -94,10 +96,9 @@ export function readSnapshot(dir: string, setting = "resume", flag = "--resume")
   }
 }
 
-export async function sha256File(path: string): Promise<string> {
-  const hash = createHash("sha256");
-  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
-  return hash.digest("hex");
+/** The SHA-256 of each data file, remembered in the cache folder by path, size and mtime (util/file-hash.ts). */
+export function hashDataFiles(paths: readonly string[]): Promise<string[]> {
+  return hashFiles(paths, resolveModelSettings({}).cacheDir);
 }
 
 /** The episodes a run replays: `--episodes`, then `--limit`, in load order. */
@@ -158,8 +159,12 @@ export function recordedSystems(snapshot: Pick<RunSnapshot, "options" | "systems
  * it started: answers asked now must see what the stored ones saw.
  */
 export async function checkUnchanged(snapshot: RunSnapshot, protocol: Protocol, where: string): Promise<void> {
+  const present = snapshot.dataFiles.filter((f) => existsSync(f.path));
+  const hashes = new Map(
+    (await hashDataFiles(present.map((f) => f.path))).map((sha, i) => [present[i]!.path, sha] as const),
+  );
   for (const f of snapshot.dataFiles) {
-    if (!existsSync(f.path) || (await sha256File(f.path)) !== f.sha256) {
+    if (hashes.get(f.path) !== f.sha256) {
       throw new ConfigError(
         `data file ${f.path} changed since the run started; start a new run instead of resuming`,
         "resume",
