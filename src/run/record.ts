@@ -60,6 +60,9 @@ export interface UnitInfo {
   error?: string;
   /** Wall time of each ingest call, ms. */
   ingestMs: number[];
+  /** When its last attempt started and when it was stored (ISO); absent before it did. */
+  startedAt?: string;
+  finishedAt?: string;
 }
 
 export function unitId(system: string, episodeId: string): string {

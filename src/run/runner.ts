@@ -37,6 +37,7 @@ import { startProgress } from "./progress.ts";
 import type { Protocol } from "./protocol.ts";
 import { protocolFor } from "./protocols.ts";
 import { type ProbeRecord, SETTINGS, type Setting } from "./record.ts";
+import { formatShard } from "./shard.ts";
 import {
   answerPromptHash,
   CONFIG_FILE,
@@ -136,7 +137,8 @@ export async function startRun(options: RunOptions): Promise<RunOutcome> {
   });
   let bench = getBenchmark(options.benchmark);
   const stamp = new Date().toISOString().replace(/[-:]/g, "").replace(/\..*/, "").replace("T", "-");
-  const id = options.id ?? `${bench.id}-${stamp}`;
+  const shard = options.shard ? `-shard-${options.shard.index}of${options.shard.count}` : "";
+  const id = options.id ?? `${bench.id}-${stamp}${shard}`;
   const dir = resolve(options.out ?? "runs", id);
   if (existsSync(join(dir, CONFIG_FILE))) {
     throw new ConfigError(`${dir} already holds a run; use --resume ${dir} to finish it`, "out", "--out");
@@ -354,7 +356,7 @@ async function executeUnits(ctx: RunContext, progressOn: boolean): Promise<RunOu
     const total = pendingEpisodes.reduce((n, e) => n + e.probes.length, 0);
     const done = store.units().length - pending.length;
     log.info(
-      `${dataset.benchmark}: ${pending.length} units to run${done ? ` (${done} already done)` : ""}, ${total} probes × ${options.settings.length} settings → ${dir}`,
+      `${dataset.benchmark}${ctx.shard ? ` shard ${formatShard(ctx.shard)}` : ""}: ${pending.length} units to run${done ? ` (${done} already done)` : ""}, ${total} probes × ${options.settings.length} settings → ${dir}`,
     );
     const spent = () => {
       const c = store.usage("run")?.total;

@@ -17,6 +17,7 @@ import { hashFiles } from "../util/file-hash.ts";
 import { type LedgerFlags, legacyLedgerOptions } from "./ledger-config.ts";
 import type { Protocol, ProtocolOptions } from "./protocol.ts";
 import type { Setting } from "./record.ts";
+import type { ShardSpec } from "./shard.ts";
 
 export interface RunOptions {
   benchmark: string;
@@ -58,6 +59,8 @@ export interface RunOptions {
   scoring?: ScoreRunOptions;
   /** Load the data leniently (`--lenient`): suspicious records are warnings, not errors. Kept for resume and score. */
   lenient?: boolean;
+  /** `--shard i/n`: execute only the units of shard i of n (src/run/shard.ts); `membench merge` joins the shards. */
+  shard?: ShardSpec;
 }
 
 /** How a run's options are recorded: `systems` holds the row labels; each system's spec, options and info are in `RunSnapshot.systems`. */
@@ -81,6 +84,8 @@ export interface RunSnapshot {
   protocol: Omit<Protocol, "prepare" | "oracle" | "buildContext" | "answerMessages"> & { answerPromptHash: string };
   model: { configured: boolean; detail: string; spec?: string };
   embedder?: string;
+  /** A run merged from shards (`membench merge`): when, and from which run directories. */
+  merged?: { at: string; from: Array<{ dir: string; id: string; shard?: ShardSpec }> };
 }
 
 export const CONFIG_FILE = "config.json";
@@ -158,24 +163,25 @@ export function recordedSystems(snapshot: Pick<RunSnapshot, "options" | "systems
  * Refuses to go on with a run whose data files or answer prompt changed since
  * it started: answers asked now must see what the stored ones saw.
  */
-export async function checkUnchanged(snapshot: RunSnapshot, protocol: Protocol, where: string): Promise<void> {
+export async function checkUnchanged(
+  snapshot: RunSnapshot,
+  protocol: Protocol,
+  where: string,
+  instead = "start a new run instead of resuming",
+): Promise<void> {
   const present = snapshot.dataFiles.filter((f) => existsSync(f.path));
   const hashes = new Map(
     (await hashDataFiles(present.map((f) => f.path))).map((sha, i) => [present[i]!.path, sha] as const),
   );
   for (const f of snapshot.dataFiles) {
     if (hashes.get(f.path) !== f.sha256) {
-      throw new ConfigError(
-        `data file ${f.path} changed since the run started; start a new run instead of resuming`,
-        "resume",
-        where,
-      );
+      throw new ConfigError(`data file ${f.path} changed since the run started; ${instead}`, "resume", where);
     }
   }
   const hash = answerPromptHash(protocol);
   if (snapshot.protocol?.answerPromptHash && snapshot.protocol.answerPromptHash !== hash) {
     throw new ConfigError(
-      `the answer prompt changed since the run started (${snapshot.protocol.answerPromptHash} → ${hash}, a newer membench?); start a new run instead of resuming`,
+      `the answer prompt changed since the run started (${snapshot.protocol.answerPromptHash} → ${hash}, a newer membench?); ${instead}`,
       "resume",
       where,
     );
