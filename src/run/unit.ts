@@ -8,7 +8,11 @@
  *   await ctx.close();
  *
  * The context is built from config.json alone, so any process holding the run's
- * snapshot and data makes the same systems, episodes and prompts.
+ * snapshot and data makes the same systems, episodes and prompts. A shard's
+ * context (`options.shard`) lists only its units; `planRun` gives every unit of
+ * the run. executeUnit asks a unit's answers without holding its replay back,
+ * and returns once all are in; `deferAnswer` hands them to the caller instead
+ * (the local runner's model stage, which shares one queue across units).
  */
 import { resolve } from "node:path";
 import { ConfigError } from "../core/errors.ts";
