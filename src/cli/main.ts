@@ -17,6 +17,7 @@ import { registerDataCommands } from "./commands/data.ts";
 import { registerDemoCommand } from "./commands/demo.ts";
 import { registerDoctorCommand } from "./commands/doctor.ts";
 import { registerJudgeAgreementCommand } from "./commands/judge-agreement.ts";
+import { registerMergeCommand } from "./commands/merge.ts";
 import { registerReportCommands } from "./commands/report.ts";
 import { registerRunCommand } from "./commands/run.ts";
 import { registerScoreCommands } from "./commands/score.ts";
@@ -61,6 +62,7 @@ ${SCRIPTED_HELP}`,
   registerDoctorCommand(program);
   registerDataCommands(program);
   registerRunCommand(program);
+  registerMergeCommand(program);
   registerSystemsCommand(program);
   registerConformanceCommand(program);
   registerScoreCommands(program);

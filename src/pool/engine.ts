@@ -6,7 +6,7 @@
 import { existsSync } from "node:fs";
 import { ConfigError } from "../core/errors.ts";
 import { modelConfigured } from "../llm/create.ts";
-import { type RunSnapshot, sha256File } from "../run/snapshot.ts";
+import { hashDataFiles, type RunSnapshot } from "../run/snapshot.ts";
 import { prepareRun, type RunContext } from "../run/unit.ts";
 
 /**
@@ -14,17 +14,20 @@ import { prepareRun, type RunContext } from "../run/unit.ts";
  * here would give other records than a local run, so the worker refuses the run.
  */
 async function checkDataFiles(config: RunSnapshot, worker: string): Promise<void> {
-  for (const f of config.dataFiles) {
-    if (!existsSync(f.path)) {
-      throw new ConfigError(`data file ${f.path} of run ${config.id} is not readable on worker ${worker}`, "data");
-    }
-    if ((await sha256File(f.path)) !== f.sha256) {
+  const missing = config.dataFiles.find((f) => !existsSync(f.path));
+  if (missing) {
+    throw new ConfigError(`data file ${missing.path} of run ${config.id} is not readable on worker ${worker}`, "data");
+  }
+  // Remembered by path, size and mtime: a worker hashes each file once while it stays as it is.
+  const hashes = await hashDataFiles(config.dataFiles.map((f) => f.path));
+  config.dataFiles.forEach((f, i) => {
+    if (hashes[i] !== f.sha256) {
       throw new ConfigError(
         `data file ${f.path} on worker ${worker} differs from the coordinator's (sha256 mismatch); run ${config.id} refused here`,
         "data",
       );
     }
-  }
+  });
 }
 
 /** Whether this worker has a model exactly when the run has one: otherwise its answers would differ silently. */

@@ -66,6 +66,9 @@ export interface UnitInfo {
    * then `failed` and `error` the last attempt's. `--resume` tries it again.
    */
   deadLetter?: { job: string; attempts: number; at: string };
+  /** When its last attempt started and when it was stored (ISO); absent before it did. */
+  startedAt?: string;
+  finishedAt?: string;
 }
 
 export function unitId(system: string, episodeId: string): string {

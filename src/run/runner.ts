@@ -40,14 +40,15 @@ import { startProgress } from "./progress.ts";
 import type { Protocol } from "./protocol.ts";
 import { protocolFor } from "./protocols.ts";
 import { type ProbeRecord, SETTINGS, type Setting } from "./record.ts";
+import { formatShard } from "./shard.ts";
 import {
   answerPromptHash,
   CONFIG_FILE,
+  hashDataFiles,
   protocolOptions,
   type RunOptions,
   type RunSnapshot,
   readSnapshot,
-  sha256File,
 } from "./snapshot.ts";
 import { RunStore, STORE_FILE } from "./store.ts";
 import type { Summary } from "./summary.ts";
@@ -142,7 +143,8 @@ export async function startRun(options: RunOptions): Promise<RunOutcome> {
   });
   let bench = getBenchmark(options.benchmark);
   const stamp = new Date().toISOString().replace(/[-:]/g, "").replace(/\..*/, "").replace("T", "-");
-  const id = options.id ?? `${bench.id}-${stamp}`;
+  const shard = options.shard ? `-shard-${options.shard.index}of${options.shard.count}` : "";
+  const id = options.id ?? `${bench.id}-${stamp}${shard}`;
   const dir = resolve(options.out ?? "runs", id);
   if (existsSync(join(dir, CONFIG_FILE))) {
     throw new ConfigError(`${dir} already holds a run; use --resume ${dir} to finish it`, "out", "--out");
@@ -173,8 +175,8 @@ export async function startRun(options: RunOptions): Promise<RunOutcome> {
       stop: undefined,
       ...(options.queue ? { queue: { ...options.queue, url: redactRedisUrl(options.queue.url) } } : {}),
     } as RunSnapshot["options"],
-    dataFiles: await Promise.all(
-      dataset.source.files.map(async (f) => ({ path: f.path, bytes: f.bytes, sha256: await sha256File(f.path) })),
+    dataFiles: await hashDataFiles(dataset.source.files.map((f) => f.path)).then((hashes) =>
+      dataset.source.files.map((f, i) => ({ path: f.path, bytes: f.bytes, sha256: hashes[i]! })),
     ),
     protocol: { ...protocolInfo, answerPromptHash: answerPromptHash(protocol) },
     model: llm,
@@ -387,7 +389,7 @@ async function executeUnits(
     const total = pendingEpisodes.reduce((n, e) => n + e.probes.length, 0);
     const done = store.units().length - pending.length;
     log.info(
-      `${dataset.benchmark}: ${pending.length} units to run${done ? ` (${done} already done)` : ""}, ${total} probes × ${options.settings.length} settings → ${dir}`,
+      `${dataset.benchmark}${ctx.shard ? ` shard ${formatShard(ctx.shard)}` : ""}: ${pending.length} units to run${done ? ` (${done} already done)` : ""}, ${total} probes × ${options.settings.length} settings → ${dir}`,
     );
     const spent = () => {
       const c = store.usage("run")?.total;
@@ -546,11 +548,11 @@ async function executeUnits(
 }
 
 /**
- * Judging inside the run: each record is judged as soon as its answer is in, by
+ * Scoring inside the run: each record is scored as soon as its answer is in, by
  * judges that share the answer model's limiter, and its score is stored at once.
- * The scoring that ends the run keeps those verdicts (keepVerdicts), so it makes
- * no call for them; a run stopped midway keeps the ones already stored. Undefined
- * when the benchmark has no scorer or these options call no judge.
+ * The scoring that ends the run uses these scores as they are, so it makes no
+ * call for them and is left with the aggregation; a run stopped midway keeps the
+ * verdicts already stored (keepVerdicts). Undefined when the benchmark has no scorer.
  */
 function streamedScoring(
   ctx: RunContext,
@@ -564,10 +566,7 @@ function streamedScoring(
     store.scores<ProbeScore>(),
     answerer.limiter,
   );
-  if (!prepared?.ctx.judge) {
-    prepared?.close();
-    return undefined;
-  }
+  if (!prepared) return undefined;
   const episodes = new Map(ctx.dataset.episodes.map((e) => [e.id, e]));
   const scored = new Map<string, ProbeScore>();
   return {

@@ -5,17 +5,20 @@
  * selected episodes, the answer prompt's hash, the systems to make again.
  */
 import { createHash } from "node:crypto";
-import { createReadStream, existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ConfigError } from "../core/errors.ts";
 import type { Dataset, Episode } from "../core/model.ts";
+import { resolveModelSettings } from "../llm/create.ts";
 import type { QueueOptions } from "../pool/coordinator.ts";
 import type { ScoreRunOptions } from "../score/score-run.ts";
 import type { SystemInput, SystemRecord } from "../systems/resolve.ts";
 import { applySystemOptions } from "../systems/spec.ts";
+import { hashFiles } from "../util/file-hash.ts";
 import { type LedgerFlags, legacyLedgerOptions } from "./ledger-config.ts";
 import type { Protocol, ProtocolOptions } from "./protocol.ts";
 import type { Setting } from "./record.ts";
+import type { ShardSpec } from "./shard.ts";
 
 export interface RunOptions {
   benchmark: string;
@@ -64,6 +67,8 @@ export interface RunOptions {
   queue?: QueueOptions;
   /** Resolves when a `--queue` run should stop waiting for its workers (default: Ctrl-C); not recorded. */
   stop?: Promise<void>;
+  /** `--shard i/n`: execute only the units of shard i of n (src/run/shard.ts); `membench merge` joins the shards. */
+  shard?: ShardSpec;
 }
 
 /** How a run's options are recorded: `systems` holds the row labels; each system's spec, options and info are in `RunSnapshot.systems`. */
@@ -87,6 +92,8 @@ export interface RunSnapshot {
   protocol: Omit<Protocol, "prepare" | "oracle" | "buildContext" | "answerMessages"> & { answerPromptHash: string };
   model: { configured: boolean; detail: string; spec?: string };
   embedder?: string;
+  /** A run merged from shards (`membench merge`): when, and from which run directories. */
+  merged?: { at: string; from: Array<{ dir: string; id: string; shard?: ShardSpec }> };
 }
 
 export const CONFIG_FILE = "config.json";
@@ -102,10 +109,9 @@ export function readSnapshot(dir: string, setting = "resume", flag = "--resume")
   }
 }
 
-export async function sha256File(path: string): Promise<string> {
-  const hash = createHash("sha256");
-  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
-  return hash.digest("hex");
+/** The SHA-256 of each data file, remembered in the cache folder by path, size and mtime (util/file-hash.ts). */
+export function hashDataFiles(paths: readonly string[]): Promise<string[]> {
+  return hashFiles(paths, resolveModelSettings({}).cacheDir);
 }
 
 /** The episodes a run replays: `--episodes`, then `--limit`, in load order. */
@@ -165,20 +171,25 @@ export function recordedSystems(snapshot: Pick<RunSnapshot, "options" | "systems
  * Refuses to go on with a run whose data files or answer prompt changed since
  * it started: answers asked now must see what the stored ones saw.
  */
-export async function checkUnchanged(snapshot: RunSnapshot, protocol: Protocol, where: string): Promise<void> {
+export async function checkUnchanged(
+  snapshot: RunSnapshot,
+  protocol: Protocol,
+  where: string,
+  instead = "start a new run instead of resuming",
+): Promise<void> {
+  const present = snapshot.dataFiles.filter((f) => existsSync(f.path));
+  const hashes = new Map(
+    (await hashDataFiles(present.map((f) => f.path))).map((sha, i) => [present[i]!.path, sha] as const),
+  );
   for (const f of snapshot.dataFiles) {
-    if (!existsSync(f.path) || (await sha256File(f.path)) !== f.sha256) {
-      throw new ConfigError(
-        `data file ${f.path} changed since the run started; start a new run instead of resuming`,
-        "resume",
-        where,
-      );
+    if (hashes.get(f.path) !== f.sha256) {
+      throw new ConfigError(`data file ${f.path} changed since the run started; ${instead}`, "resume", where);
     }
   }
   const hash = answerPromptHash(protocol);
   if (snapshot.protocol?.answerPromptHash && snapshot.protocol.answerPromptHash !== hash) {
     throw new ConfigError(
-      `the answer prompt changed since the run started (${snapshot.protocol.answerPromptHash} → ${hash}, a newer membench?); start a new run instead of resuming`,
+      `the answer prompt changed since the run started (${snapshot.protocol.answerPromptHash} → ${hash}, a newer membench?); ${instead}`,
       "resume",
       where,
     );

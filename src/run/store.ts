@@ -36,7 +36,7 @@ const DEAD_LETTER_TABLE = `
     unit TEXT PRIMARY KEY, job TEXT NOT NULL, attempts INTEGER NOT NULL, error TEXT NOT NULL, at TEXT NOT NULL
   )`;
 
-interface UsageRow {
+export interface UsageRow {
   role: ModelRole;
   calls: number;
   cached_calls: number;
@@ -107,6 +107,8 @@ interface UnitRow {
   dead_job: string | null;
   dead_attempts: number | null;
   dead_at: string | null;
+  started_at: string | null;
+  finished_at: string | null;
 }
 
 function unitInfo(r: UnitRow): UnitInfo {
@@ -121,6 +123,8 @@ function unitInfo(r: UnitRow): UnitInfo {
     ...(r.dead_job !== null
       ? { deadLetter: { job: r.dead_job, attempts: r.dead_attempts ?? 0, at: r.dead_at ?? "" } }
       : {}),
+    ...(r.started_at ? { startedAt: r.started_at } : {}),
+    ...(r.finished_at ? { finishedAt: r.finished_at } : {}),
   };
 }
 
@@ -241,6 +245,33 @@ export class RunStore {
     });
   }
 
+  /**
+   * Writes a unit as another store holds it (`membench merge`): its state,
+   * attempts, error, ingest times and timestamps, and its records, replacing
+   * what this store had of it. The unit must be planned.
+   */
+  importUnit(unit: UnitInfo, records: readonly ProbeRecord[]): void {
+    const insert = this.db.prepare("INSERT INTO probes (unit, probe, setting, record) VALUES (?, ?, ?, ?)");
+    this.write(() => {
+      this.db.prepare("DELETE FROM probes WHERE unit = ?").run(unit.id);
+      for (const r of records) insert.run(unit.id, r.probeId, r.setting, this.texts.encode(r));
+      const changed = this.db
+        .prepare(
+          "UPDATE units SET state = ?, attempts = ?, error = ?, ingest_ms = ?, started_at = ?, finished_at = ? WHERE id = ?",
+        )
+        .run(
+          unit.state,
+          unit.attempts,
+          unit.error ?? null,
+          JSON.stringify(unit.ingestMs),
+          unit.startedAt ?? null,
+          unit.finishedAt ?? null,
+          unit.id,
+        ).changes;
+      if (changed !== 1) throw new Error(`unit ${unit.id} is not planned in ${this.path}`);
+    });
+  }
+
   /** Replaces one stored probe record (an answer asked again), leaving its unit's other records as they are. */
   updateRecord(record: ProbeRecord): void {
     const update = this.statement("UPDATE probes SET record = ? WHERE unit = ? AND probe = ? AND setting = ?");
@@ -298,6 +329,52 @@ export class RunStore {
         call.costUsd ?? 0,
         JSON.stringify([...unpriced].sort()),
       );
+    })();
+  }
+
+  /** The usage table as stored: one row per unit, stage and role. */
+  usageRows(): Array<{ unit: string; stage: UsageStage } & UsageRow> {
+    return this.db.prepare("SELECT * FROM usage ORDER BY rowid").all() as Array<
+      { unit: string; stage: UsageStage } & UsageRow
+    >;
+  }
+
+  /** Adds usage rows of another store (`membench merge`): counts and costs summed, unpriced models joined. */
+  addUsageRows(rows: ReadonlyArray<{ unit: string; stage: UsageStage } & UsageRow>): void {
+    const get = this.db.prepare("SELECT unpriced FROM usage WHERE unit = ? AND stage = ? AND role = ?").pluck();
+    const upsert = this.db.prepare(
+      `INSERT INTO usage (unit, stage, role, calls, cached_calls, errors, input_tokens, output_tokens,
+         cached_input_tokens, cached_output_tokens, latency_ms, cost_usd, unpriced)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (unit, stage, role) DO UPDATE SET
+         calls = calls + excluded.calls, cached_calls = cached_calls + excluded.cached_calls,
+         errors = errors + excluded.errors, input_tokens = input_tokens + excluded.input_tokens,
+         output_tokens = output_tokens + excluded.output_tokens,
+         cached_input_tokens = cached_input_tokens + excluded.cached_input_tokens,
+         cached_output_tokens = cached_output_tokens + excluded.cached_output_tokens,
+         latency_ms = latency_ms + excluded.latency_ms, cost_usd = cost_usd + excluded.cost_usd,
+         unpriced = excluded.unpriced`,
+    );
+    this.db.transaction(() => {
+      for (const r of rows) {
+        const had = JSON.parse((get.get(r.unit, r.stage, r.role) as string | undefined) ?? "[]") as string[];
+        const unpriced = [...new Set([...had, ...(JSON.parse(r.unpriced) as string[])])].sort();
+        upsert.run(
+          r.unit,
+          r.stage,
+          r.role,
+          r.calls,
+          r.cached_calls,
+          r.errors,
+          r.input_tokens,
+          r.output_tokens,
+          r.cached_input_tokens,
+          r.cached_output_tokens,
+          r.latency_ms,
+          r.cost_usd,
+          JSON.stringify(unpriced),
+        );
+      }
     })();
   }
 
@@ -371,11 +448,15 @@ export class RunStore {
    */
   eachRecord(fn: (record: ProbeRecord) => void, options: DecodeOptions = {}): void {
     const units = this.db.prepare("SELECT id FROM units ORDER BY rowid").pluck().all() as string[];
-    const of = this.db.prepare("SELECT record FROM probes WHERE unit = ? ORDER BY rowid").pluck();
-    for (const unit of units) {
-      const cache = new Map<number, string>();
-      for (const json of of.all(unit) as string[]) fn(this.texts.decode(json, options, cache));
-    }
+    for (const unit of units) for (const r of this.unitRecords(unit, options)) fn(r);
+  }
+
+  /** The stored records of one unit, in probe order. */
+  unitRecords(unit: string, options: DecodeOptions = {}): ProbeRecord[] {
+    const cache = new Map<number, string>();
+    return (
+      this.statement("SELECT record FROM probes WHERE unit = ? ORDER BY rowid").pluck().all(unit) as string[]
+    ).map((json) => this.texts.decode(json, options, cache));
   }
 
   /** One stored record, or undefined. */

@@ -8,7 +8,11 @@
  *   await ctx.close();
  *
  * The context is built from config.json alone, so any process holding the run's
- * snapshot and data makes the same systems, episodes and prompts.
+ * snapshot and data makes the same systems, episodes and prompts. A shard's
+ * context (`options.shard`) lists only its units; `planRun` gives every unit of
+ * the run. executeUnit asks a unit's answers without holding its replay back,
+ * and returns once all are in; `deferAnswer` hands them to the caller instead
+ * (the local runner's model stage, which shares one queue across units).
  */
 import { resolve } from "node:path";
 import { ConfigError } from "../core/errors.ts";
@@ -23,6 +27,7 @@ import type { Protocol } from "./protocol.ts";
 import { protocolFor } from "./protocols.ts";
 import { unitId as makeUnitId, type ProbeRecord } from "./record.ts";
 import { askAnswerModel, replayUnit } from "./replay.ts";
+import { episodeWeight, type ShardSpec, shardUnits } from "./shard.ts";
 import {
   checkUnchanged,
   protocolOptions,
@@ -52,8 +57,13 @@ export interface RunContext {
   readonly protocol: Protocol;
   /** The selected episodes, prepared by the protocol (MemoryAgentBench chunks here), by id. */
   readonly episodes: ReadonlyMap<string, Episode>;
-  /** Every unit of the run, system-major in the order the run lists them. */
+  /**
+   * The units this process is to execute, system-major in the order the run
+   * lists them: every unit of the run, or those of its shard (`--shard i/n`).
+   */
   readonly units: readonly PlannedUnit[];
+  /** The run's shard, when it is one (config.json `options.shard`). */
+  readonly shard: ShardSpec | undefined;
   /** The answer model (and the model systems get); undefined when none is configured. */
   readonly answerer: ManagedChatModel | undefined;
   /** The run's systems, made on first call (a process with no unit to run makes none). */
@@ -130,6 +140,31 @@ export function planUnits(snapshot: RunSnapshot, episodes: readonly Episode[]): 
 }
 
 /**
+ * What a run replays, derived from its snapshot and data the same way in every
+ * process: the protocol, the selected episodes (prepared by the protocol), and
+ * every unit of the run, whatever its shard.
+ */
+export function planRun(
+  snapshot: RunSnapshot,
+  dataset: Dataset,
+): { protocol: Protocol; episodes: Episode[]; units: PlannedUnit[] } {
+  const protocol = protocolFor(dataset.benchmark)(protocolOptions(snapshot.options));
+  const episodes = selectEpisodes(dataset, snapshot.options).map((e) => protocol.prepare(e));
+  if (!episodes.length) throw new ConfigError("no episodes selected", "episodes");
+  return { protocol, episodes, units: planUnits(snapshot, episodes) };
+}
+
+/** The units of the run's shard (all of them when it is not sharded). */
+export function unitsOfShard(
+  units: readonly PlannedUnit[],
+  episodes: ReadonlyMap<string, Episode>,
+  shard: ShardSpec | undefined,
+): PlannedUnit[] {
+  if (!shard) return [...units];
+  return shardUnits(units, (u) => (episodes.has(u.episodeId) ? episodeWeight(episodes.get(u.episodeId)!) : 0), shard);
+}
+
+/**
  * A context from parts already at hand: the runner's start made the answerer
  * and systems before the run directory existed. `made`, when given, is used as
  * is; otherwise the systems are made from the snapshot on first use.
@@ -145,9 +180,9 @@ export function runContext(
   given: Array<AnySystemDefinition | MemorySystem> = [],
 ): RunContext {
   const { snapshot, dataset, answerer } = parts;
-  const protocol = protocolFor(dataset.benchmark)(protocolOptions(snapshot.options));
-  const episodes = selectEpisodes(dataset, snapshot.options).map((e) => protocol.prepare(e));
-  if (!episodes.length) throw new ConfigError("no episodes selected", "episodes");
+  const { protocol, episodes, units } = planRun(snapshot, dataset);
+  const byId = new Map(episodes.map((e) => [e.id, e]));
+  const shard = snapshot.options.shard;
   let made: Promise<MadeSystem[]> | undefined = parts.made ? Promise.resolve(parts.made) : undefined;
   let closed = false;
   return {
@@ -155,8 +190,9 @@ export function runContext(
     snapshot,
     dataset,
     protocol,
-    episodes: new Map(episodes.map((e) => [e.id, e])),
-    units: planUnits(snapshot, episodes),
+    episodes: byId,
+    units: unitsOfShard(units, byId, shard),
+    shard,
     answerer,
     systems() {
       if (closed) throw new Error("the run context is closed");

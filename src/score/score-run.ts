@@ -545,7 +545,15 @@ export async function scoreRun(
   let records: ProbeRecord[];
   let earlier: ProbeScore[] = [];
   try {
-    records = store.records();
+    // Records scored inside the run need no text: only the others are read whole.
+    const scored = internals.scored;
+    records = scored
+      ? store
+          .records({ texts: false })
+          .map((r) =>
+            r.status !== "done" || scored.has(scoreKey(r)) ? r : store.record(r.unitId, r.probeId, r.setting)!,
+          )
+      : store.records();
     if (options.keepVerdicts) earlier = store.scores<ProbeScore>();
   } finally {
     store.close();

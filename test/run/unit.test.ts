@@ -6,7 +6,16 @@
  */
 import "../support/clean-env.ts";
 import assert from "node:assert/strict";
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
@@ -121,6 +130,31 @@ describe("unit API", () => {
         metrics: Object.fromEntries(Object.entries(r.metrics).filter(([k]) => !/_ms_/.test(k))),
       }));
     assert.deepEqual(strip(summarizeRun(copy).summary), strip(summarizeRun(dir).summary));
+  });
+
+  it("refuses to prepare a run whose data changed since it started, though the file's hash is remembered", async () => {
+    const data = join(mkdtempSync(join(tmpdir(), "mb-unit-data-")), "realmem");
+    cpSync(fixture("realmem"), data, { recursive: true });
+    process.env.MEMBENCH_CACHE_DIR = mkdtempSync(join(tmpdir(), "mb-unit-cache-"));
+    try {
+      const out = mkdtempSync(join(tmpdir(), "mb-unit-"));
+      const outcome = await startRun({ benchmark: "realmem", data, systems: ["bm25"], out, id: "r", progress: false });
+      await (await prepareRun(outcome.dir)).close();
+      const file = readdirSync(data).find((f) => f.endsWith(".json"))!;
+      const text = readFileSync(join(data, file), "utf8");
+      // Same size, one character changed: only the modification time tells.
+      writeFileSync(
+        join(data, file),
+        text.replace(/"([a-z])/, (_m, c: string) => `"${c.toUpperCase()}`),
+      );
+      assert.equal(statSync(join(data, file)).size, Buffer.byteLength(text));
+      await assert.rejects(
+        prepareRun(outcome.dir),
+        (e: unknown) => e instanceof ConfigError && /data file .* changed since the run started/.test(e.message),
+      );
+    } finally {
+      delete process.env.MEMBENCH_CACHE_DIR;
+    }
   });
 
   it("refuses a unit the run does not plan", async () => {

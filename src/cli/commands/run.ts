@@ -23,6 +23,7 @@ interface RunFlags {
   resume?: string;
   retryFailed?: string;
   concurrency?: string;
+  shard?: string;
   maxCost?: string;
   priceIn?: string;
   priceOut?: string;
@@ -156,7 +157,15 @@ export function registerRunCommand(program: Command): void {
       "--retry-failed <dir>",
       "after an outage: ask a run's failed answer and judge calls again, keeping all that succeeded (same as --resume)",
     )
-    .option("--concurrency <n>", "episodes replayed at once (with --queue: each worker's --concurrency instead)", "2")
+    .option(
+      "--concurrency <n>",
+      "units (system × episode) replayed at once; answer and judge calls run apart from the replay, at MEMBENCH_CONCURRENCY (with --queue: each worker's --concurrency instead)",
+      "2",
+    )
+    .option(
+      "--shard <i/n>",
+      "execute only shard i of n (1-based) of the run's units, split by unit id hash and balanced by size; `membench merge` joins the shards' run directories",
+    )
     .option(
       "--max-cost <usd>",
       "refuse to start, or stop, past this many US dollars of the run's model calls (all processes)",
@@ -216,6 +225,7 @@ Environment variables (MEMBENCH_*, OPENAI_*) and the scripted model's JSONL form
     .action(async (bench: string | undefined, flags: RunFlags) => {
       // Loaded when the command runs, so `--help` stays light (see main.ts).
       const { resumeRun, startRun } = await import("../../run/runner.ts");
+      const { parseShard } = await import("../../run/shard.ts");
       const { ledgerAliasOptions } = await import("../../run/ledger-config.ts");
       let outcome: Awaited<ReturnType<typeof startRun>>;
       if (flags.resume && flags.retryFailed && flags.resume !== flags.retryFailed) {
@@ -225,6 +235,8 @@ Environment variables (MEMBENCH_*, OPENAI_*) and the scripted model's JSONL form
       const queue = queueOptions(flags);
       if (flags.local && queue) throw new ConfigError("--local and --queue contradict each other; give one", "local");
       if (again) {
+        if (flags.shard)
+          throw new ConfigError("--shard is kept in the run's config: resume without it", "shard", "--shard");
         outcome = await resumeRun(again, {
           progress: flags.progress,
           ...(flags.local ? { queue: false as const } : queue ? { queue } : {}),
@@ -253,6 +265,7 @@ Environment variables (MEMBENCH_*, OPENAI_*) and the scripted model's JSONL form
           episodes: list(flags.episodes),
           out: flags.out,
           concurrency: num(flags.concurrency, "concurrency"),
+          ...(flags.shard ? { shard: parseShard(flags.shard) } : {}),
           maxCost: num(flags.maxCost, "max-cost"),
           price:
             priceIn !== undefined || priceOut !== undefined
