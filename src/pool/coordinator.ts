@@ -319,8 +319,9 @@ export async function coordinateUnits(options: CoordinateOptions): Promise<Coord
   async function report(): Promise<void> {
     if (options.progress === false || log.level === "error") return;
     const workers = await queue.getWorkersCount().catch(() => Number.NaN);
+    const count = (n: number, what: string) => `${n} ${what}${n === 1 ? "" : "s"}`;
     log.info(
-      `queue: ${outcome.done} units done, ${outstanding.size} left, ${outcome.deadLettered} dead-lettered, ${retried} attempts retried; ${Number.isNaN(workers) ? "?" : workers} workers`,
+      `queue: ${count(outcome.done, "unit")} done, ${outstanding.size} left, ${outcome.deadLettered} dead-lettered, ${count(retried, "attempt")} retried; ${Number.isNaN(workers) ? "? workers" : count(workers, "worker")}`,
     );
   }
 }
