@@ -38,6 +38,29 @@ export interface ReplayResult {
 
 const NO_MODEL = "no model configured";
 
+/** The longest the replay runs before it lets the event loop turn. */
+const SLICE_MS = 5;
+
+/**
+ * Lets the event loop turn once `SLICE_MS` went by since it last did. A system
+ * working in memory answers with promises already settled, so a replay would
+ * otherwise run from one microtask to the next for a whole unit and no socket
+ * would be read meanwhile: the answers it handed over would wait for it (a
+ * LoCoMo conversation's 199 probes fired without a pause kept the model idle).
+ */
+function timeSlicer(): () => Promise<void> | undefined {
+  let since = performance.now();
+  return () => {
+    if (performance.now() - since < SLICE_MS) return undefined;
+    return new Promise<void>((resolve) =>
+      setImmediate(() => {
+        since = performance.now();
+        resolve();
+      }),
+    );
+  };
+}
+
 function toIngestTurns(session: Session): IngestTurn[] {
   return session.turns.map((t) => ({ id: t.id, role: t.role, speaker: t.speaker, content: t.content, time: t.time }));
 }
@@ -148,6 +171,7 @@ export async function replayUnit(options: ReplayOptions): Promise<ReplayResult> 
   }
   const records: ProbeRecord[] = [];
   const ingestMs: number[] = [];
+  const pause = timeSlicer();
   const ingested: Session[] = [];
   const byId = new Map<string, Session>();
 
@@ -179,6 +203,7 @@ export async function replayUnit(options: ReplayOptions): Promise<ReplayResult> 
       }
       records.push(...produced);
       options.onProbe?.(produced);
+      await pause();
     }
     await Promise.all(answers);
   };
@@ -274,6 +299,7 @@ export async function replayUnit(options: ReplayOptions): Promise<ReplayResult> 
           ),
         );
         ingestMs.push(r.ms);
+        await pause();
       }
       ingested.push(session);
       byId.set(session.id, session);

@@ -4,7 +4,7 @@
  * units. All requested settings are assembled inside one replay, so default,
  * oracle and perfect always see the same written memory.
  */
-import { execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import PQueue from "p-queue";
@@ -82,16 +82,15 @@ export interface RunOutcome {
 
 export const SUMMARY_FILE = "summary.json";
 
-function gitCommit(): string | undefined {
+/** Asked while the data loads: a child process takes tens of milliseconds. */
+async function gitCommit(): Promise<string | undefined> {
   // Only membench's own checkout: installed under a user's repository, git would answer with theirs.
   if (!existsSync(join(PACKAGE_ROOT, ".git"))) return undefined;
-  try {
-    return execFileSync("git", ["rev-parse", "HEAD"], { cwd: PACKAGE_ROOT, stdio: ["ignore", "pipe", "ignore"] })
-      .toString()
-      .trim();
-  } catch {
-    return undefined;
-  }
+  return new Promise((done) =>
+    execFile("git", ["rev-parse", "HEAD"], { cwd: PACKAGE_ROOT }, (error, stdout) =>
+      done(error ? undefined : stdout.toString().trim()),
+    ),
+  );
 }
 
 /**
@@ -149,6 +148,7 @@ export async function startRun(options: RunOptions): Promise<RunOutcome> {
   if (existsSync(join(dir, CONFIG_FILE))) {
     throw new ConfigError(`${dir} already holds a run; use --resume ${dir} to finish it`, "out", "--out");
   }
+  const commit = gitCommit();
   const dataset = await loadRunData(bench.id, options.data, { lenient: options.lenient });
   const llm = llmStatus(options);
   if (bench.id === unifiedBenchmark.id) bench = unifiedScoredAs(dataset, options.data, llm.configured);
@@ -161,7 +161,7 @@ export async function startRun(options: RunOptions): Promise<RunOutcome> {
     variant: dataset.variant,
     createdAt: new Date().toISOString(),
     membench: packageVersion(),
-    gitCommit: gitCommit(),
+    gitCommit: await commit,
     node: process.versions.node,
     options: {
       ...options,

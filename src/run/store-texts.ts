@@ -68,7 +68,8 @@ export class TextTable {
     const hash = createHash("sha256").update(text).digest().subarray(0, 16);
     const id = (this.#byHash.get(hash) as number | undefined) ?? Number(this.#insert.run(hash, text).lastInsertRowid);
     if (this.#ids.size >= MAX_MEMO) this.#ids.clear();
-    this.#ids.set(text, id);
+    // A copy of its own: a paragraph cut out of a context is a slice that would keep the whole context alive.
+    this.#ids.set(Buffer.from(text, "utf8").toString("utf8"), id);
     return id;
   }
 

@@ -309,5 +309,11 @@ Environment variables (MEMBENCH_*, OPENAI_*) and the scripted model's JSONL form
         );
         process.exitCode = 1;
       }
+      if (left?.answersPending) {
+        log.error(
+          `${left.answersPending} answers not asked yet (the run stopped first); --resume ${outcome.dir} asks them`,
+        );
+        process.exitCode = 1;
+      }
     });
 }
