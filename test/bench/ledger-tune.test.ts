@@ -14,12 +14,14 @@ describe("bench/ledger-tune flags", () => {
     const flags = parseFlags(["--case", "subtlememory", "--extractor", "llm", "--query-rewrite", "{}", '{"k":1}']);
     assert.deepEqual(flags, {
       heldOut: false,
+      baselines: false,
       extractor: "llm",
       queryRewrite: true,
       cases: ["subtlememory"],
       variants: ["{}", '{"k":1}'],
     });
     assert.equal(parseFlags(["--llm", "openai:m"]).llm, "openai:m");
+    assert.equal(parseFlags(["--baselines"]).baselines, true);
   });
 
   it("names what is wrong with a flag", () => {
