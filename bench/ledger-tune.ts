@@ -22,6 +22,7 @@
  *
  * `--baselines` first prints bm25, bm25-session and hybrid on the same halves
  * (one runner pass per case; they do not depend on the variants).
+ * `--no-vectors` replays the ledger with no embedder (lexical lists only).
  *
  * With a model (MEMBENCH_BASE_URL and MEMBENCH_MODEL, or `--llm`), the LLM
  * paths are measured the same way: `--extractor llm` writes memories with the
@@ -77,6 +78,8 @@ export interface Flags {
   heldOut: boolean;
   /** Print bm25, bm25-session and hybrid on the same halves first. */
   baselines: boolean;
+  /** The ledger with no embedder (lexical lists only), as `ledger#{"vectors":false}` in a run. */
+  noVectors: boolean;
   llm?: string;
   extractor: "offline" | "llm";
   queryRewrite: boolean;
@@ -89,6 +92,7 @@ export function parseFlags(args: readonly string[]): Flags {
   const flags: Flags = {
     heldOut: false,
     baselines: false,
+    noVectors: false,
     extractor: "offline",
     queryRewrite: false,
     cases: [],
@@ -103,6 +107,7 @@ export function parseFlags(args: readonly string[]): Flags {
     };
     if (a === "--held-out") flags.heldOut = true;
     else if (a === "--baselines") flags.baselines = true;
+    else if (a === "--no-vectors") flags.noVectors = true;
     else if (a === "--query-rewrite") flags.queryRewrite = true;
     else if (a === "--llm") flags.llm = value();
     else if (a === "--case") {
@@ -245,7 +250,10 @@ export async function tune(flags: Flags, options: TuneOptions = {}): Promise<voi
       // One model stack per variant, so its calls are counted apart (the cache is shared on disk).
       const model = wantsModel ? configuredChatModel(flags.llm) : undefined;
       const parts = modelParts(flags, model);
-      const system = new LedgerSystem({ embedder, ledger: { ...parts.ledger, retrieval } });
+      const system = new LedgerSystem({
+        ...(flags.noVectors ? {} : { embedder }),
+        ledger: { ...parts.ledger, retrieval },
+      });
       try {
         let records = await replayLedgerRecords(system, episodes, protocol);
         if (c.sessionKs) records = withSessionMetrics(records, dataset.episodes, c.sessionKs);

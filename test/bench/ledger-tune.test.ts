@@ -15,6 +15,7 @@ describe("bench/ledger-tune flags", () => {
     assert.deepEqual(flags, {
       heldOut: false,
       baselines: false,
+      noVectors: false,
       extractor: "llm",
       queryRewrite: true,
       cases: ["subtlememory"],
@@ -22,6 +23,7 @@ describe("bench/ledger-tune flags", () => {
     });
     assert.equal(parseFlags(["--llm", "openai:m"]).llm, "openai:m");
     assert.equal(parseFlags(["--baselines"]).baselines, true);
+    assert.equal(parseFlags(["--no-vectors"]).noVectors, true);
   });
 
   it("names what is wrong with a flag", () => {
