@@ -92,18 +92,25 @@ export interface RetrievalParams {
    */
   pullComplements: boolean;
   /**
-   * How many of the session BM25+ list's first sessions are held near their
-   * own rank (`holdRanks`): each is placed at most `lexicalSlack` positions
-   * below it, whatever the other lists say. 0 holds none. The ledger keeps
+   * How many of the session BM25+ list's first sessions may be held near
+   * their rank (`clearMatches`, `holdRanks`): the i-th held one is placed at
+   * position i + `lexicalSlack` at the latest, whatever the other lists say.
+   * 0 holds none. The ledger keeps
    * every turn that list ranks, so it should not rank a clear lexical match
    * lower than a BM25 over whole sessions would; without the hold, sessions
    * found at middling ranks by many lists outvoted one that session BM25+ put
-   * 2nd–4th (docs/ledger.md, "Never below session BM25").
+   * 2nd–4th (docs/ledger.md, "Tuning and checking halves").
    */
   lexicalHold: number;
   lexicalSlack: number;
   /** Only sessions scoring at least this share of the first one's BM25+ score are held (a clear match). */
   lexicalHoldShare: number;
+  /**
+   * Only sessions that turn BM25 also finds, among the first this many
+   * sessions its turns name, are held: the match is in a turn, not words
+   * scattered over a long session. 0 asks for no such agreement.
+   */
+  lexicalHoldTurnRank: number;
 }
 
 export const DEFAULT_RETRIEVAL: RetrievalParams = {
@@ -137,6 +144,7 @@ export const DEFAULT_RETRIEVAL: RetrievalParams = {
   lexicalHold: 5,
   lexicalSlack: 1,
   lexicalHoldShare: 0.5,
+  lexicalHoldTurnRank: 10,
 };
 
 export interface SearchInput {
@@ -197,9 +205,9 @@ function best(scores: ReadonlyMap<string, number>, n: number, tie?: (a: string, 
 }
 
 /**
- * `order` with each of `held` (best first) placed no lower than its own rank
- * plus `slack`: the fusion may lift other sessions above a held one, but at
- * most `slack` of them.
+ * `order` with the i-th of `held` (best first, 0-based) placed at position
+ * i + `slack` at the latest: the fusion may lift other sessions above a held
+ * one, but at most `slack` of them.
  */
 export function holdRanks(order: readonly string[], held: readonly string[], slack: number): string[] {
   if (!held.length) return [...order];
@@ -217,6 +225,27 @@ export function holdRanks(order: readonly string[], held: readonly string[], sla
     out.push(id);
   }
   return out;
+}
+
+/**
+ * The session BM25+ list's clear matches, best first: among its first
+ * `lexicalHold` sessions, those scoring at least `lexicalHoldShare` of the
+ * first one's score whose best turn also puts them among the turn BM25
+ * list's first `lexicalHoldTurnRank` sessions (when that is set).
+ */
+export function clearMatches(
+  sessionHits: ReadonlyArray<{ id: string; score: number }>,
+  turnListRanks: ReadonlyMap<string, number>,
+  p: Pick<RetrievalParams, "lexicalHold" | "lexicalHoldShare" | "lexicalHoldTurnRank">,
+): string[] {
+  const lead = sessionHits[0]?.score ?? 0;
+  return sessionHits
+    .slice(0, p.lexicalHold)
+    .filter((h) => h.score >= p.lexicalHoldShare * lead)
+    .filter(
+      (h) => !p.lexicalHoldTurnRank || (turnListRanks.get(h.id) ?? Number.POSITIVE_INFINITY) < p.lexicalHoldTurnRank,
+    )
+    .map((h) => h.id);
 }
 
 export function searchLedger(
@@ -314,9 +343,10 @@ export function searchLedger(
   // Session-level lists.
   const sessionOf = (rowids: number[], sessionIds: (rowid: number) => string | undefined) =>
     rowids.map(sessionIds).filter(visible);
+  const turnLexSessionRanks = rankMap(sessionOf(turnLex, (id) => turnSession.get(id)));
   const lists: Array<[Map<string, number>, number]> = [
     [rankMap(sessLex), w.sessionLexical],
-    [rankMap(sessionOf(turnLex, (id) => turnSession.get(id))), w.turnLexical],
+    [turnLexSessionRanks, w.turnLexical],
     [rankMap(sessionOf(turnVec, (id) => turnSession.get(id))), w.turnVectorVote],
     [rankMap(sessionOf(memOrder, (id) => memories.get(id)?.sessionId)), w.memoryLexical + w.memoryVector],
     ...rewrites.flatMap(
@@ -396,12 +426,8 @@ export function searchLedger(
   }
   // Equal scores: the later session first.
   const later = (a: string, b: string) => (sessionById.get(b)?.index ?? 0) - (sessionById.get(a)?.index ?? 0);
-  // The session BM25+ list's first sessions are held near their own ranks.
-  const lead = sessLexHits[0]?.score ?? 0;
-  const held = sessLexHits
-    .slice(0, p.lexicalHold)
-    .filter((h) => h.score >= p.lexicalHoldShare * lead)
-    .map((h) => h.id);
+  // The session BM25+ list's clear matches are held near their own ranks.
+  const held = clearMatches(sessLexHits, turnLexSessionRanks, p);
   // Placing 2k sessions reads about that many of the order; the rest is sorted only if needed.
   let order = holdRanks(best(fused, k * 4, later), held, p.lexicalSlack);
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { Ledger } from "../../src/ledger/ledger.ts";
-import { holdRanks } from "../../src/ledger/search.ts";
+import { clearMatches, DEFAULT_RETRIEVAL, holdRanks } from "../../src/ledger/search.ts";
 
 describe("holding the session BM25+ list's first sessions near their rank", () => {
   it("places each held session at most `slack` positions below its own rank", () => {
@@ -13,6 +13,33 @@ describe("holding the session BM25+ list's first sessions near their rank", () =
     // A held session the fusion already ranks higher stays where the fusion put it.
     assert.deepEqual(holdRanks(["b", "x", "a"], ["a", "b"], 1), ["b", "a", "x"]);
     assert.deepEqual(holdRanks(fused, [], 0), fused);
+  });
+
+  it("holds only clear matches: near the first one's score, and found by turn BM25 too", () => {
+    const hits = [
+      { id: "a", score: 10 },
+      { id: "e", score: 9 },
+      { id: "b", score: 8 },
+      { id: "c", score: 6 },
+      { id: "d", score: 4.9 },
+      { id: "f", score: 4.8 },
+    ];
+    // Turn BM25's sessions, 0-based ranks: b's best turn is far down its list, d's is first.
+    const turnRanks = new Map([
+      ["a", 0],
+      ["b", 14],
+      ["c", 3],
+      ["d", 0],
+      ["e", 9],
+      ["f", 10],
+    ]);
+    const p = { lexicalHold: 5, lexicalHoldShare: 0.5, lexicalHoldTurnRank: 10 };
+    // b: turn rank 14; d: under half of a's score; f: beyond the first 5.
+    assert.deepEqual(clearMatches(hits, turnRanks, p), ["a", "e", "c"]);
+    assert.deepEqual(clearMatches(hits, turnRanks, { ...p, lexicalHoldTurnRank: 0 }), ["a", "e", "b", "c"]);
+    assert.deepEqual(clearMatches(hits, turnRanks, { ...p, lexicalHold: 0 }), []);
+    assert.deepEqual(clearMatches(hits, new Map(), p), [], "no turn found any of them");
+    assert.equal(DEFAULT_RETRIEVAL.lexicalHoldTurnRank, 10);
   });
 
   it("keeps every session once, a held one missing from the order included", () => {
