@@ -53,9 +53,12 @@ describe("holding the session BM25+ list's first sessions near their rank", () =
       "Lunch was fine today; the cooking courses start soon.",
       "I watered the plants and looked at pottery courses.",
     ];
-    const top = async (retrieval: object) => {
+    const top = async (retrieval: object, rewrites?: string[]) => {
       // The session list is silenced and recency dominates, so the newest matching session wins the fusion.
-      const ledger = new Ledger({ retrieval: { weights: { sessionLexical: 0.01, recency: 5 }, ...retrieval } });
+      const ledger = new Ledger({
+        retrieval: { weights: { sessionLexical: 0.01, recency: 5 }, ...retrieval },
+        ...(rewrites ? { rewriter: { id: "fixed", rewrite: async () => rewrites } } : {}),
+      });
       for (const [i, content] of sessions.entries()) {
         await ledger.add("ns", {
           sessionId: `s${i}`,
@@ -67,8 +70,10 @@ describe("holding the session BM25+ list's first sessions near their rank", () =
       ledger.close();
       return hits.map((h) => h.sessionIds[0]);
     };
-    assert.notEqual((await top({}))[0], "s0", "without the hold the fusion outvotes the lexical match");
+    assert.notEqual((await top({ lexicalHold: 0 }))[0], "s0", "without the hold the fusion outvotes the lexical match");
     assert.equal((await top({ lexicalHold: 5, lexicalSlack: 0 }))[0], "s0");
     assert.equal((await top({ lexicalHold: 5, lexicalSlack: 1 }))[1], "s0");
+    // A rewritten query is not held to the message's own words.
+    assert.notEqual((await top({ lexicalHold: 5, lexicalSlack: 0 }, ["pottery courses"]))[0], "s0");
   });
 });
