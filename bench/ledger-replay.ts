@@ -17,6 +17,16 @@ export async function replayLedger(
   protocol: Protocol,
   run: { benchmark: string; data: string },
 ): Promise<ResultRow | undefined> {
+  const records = await replayLedgerRecords(system, episodes, protocol);
+  return summarise(run, records, [], ["ledger"], ["default"]).results[0];
+}
+
+/** The probe records of the replay, for summaries of part of the probes (bench/ledger-halves.ts). */
+export async function replayLedgerRecords(
+  system: LedgerSystem,
+  episodes: readonly Episode[],
+  protocol: Protocol,
+): Promise<ProbeRecord[]> {
   const records: ProbeRecord[] = [];
   try {
     for (const episode of episodes) {
@@ -27,5 +37,5 @@ export async function replayLedger(
   } finally {
     system.ledger.close();
   }
-  return summarise(run, records, [], ["ledger"], ["default"]).results[0];
+  return records;
 }

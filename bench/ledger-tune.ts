@@ -12,10 +12,17 @@
  * survive a faithful replay (docs/ledger.md). Same embedder as the bench
  * (MEMBENCH_EMBEDDER or use-lite, cached).
  *
- * Held-out cases (bench/ledger.ts `heldOut`) are left out. `--held-out` runs
- * only them, to check a change already chosen on data it was not chosen on:
+ * Every column is printed for the case's tuning half and its checking half
+ * (bench/ledger-splits.ts). Choose on the tuning half; keep a change only if
+ * the checking half agrees. `memora` is Memora's tuning half and
+ * `memora-monthly` its checking half; `--held-out` runs only the cases that
+ * are wholly a checking half:
  *
  *   npx tsx bench/ledger-tune.ts --held-out '{}'
+ *
+ * `--baselines` first prints bm25, bm25-session and hybrid on the same halves
+ * (one runner pass per case; they do not depend on the variants).
+ * `--no-vectors` replays the ledger with no embedder (lexical lists only).
  *
  * With a model (MEMBENCH_BASE_URL and MEMBENCH_MODEL, or `--llm`), the LLM
  * paths are measured the same way: `--extractor llm` writes memories with the
@@ -27,9 +34,14 @@
  *   npx tsx bench/ledger-tune.ts --extractor llm --query-rewrite '{}' '{"pullComplements":true}'
  *
  * `--case <name>` (repeatable) runs only the named cases: realmem, locomo,
- * subtlememory, memora (and memora-monthly with `--held-out`).
+ * subtlememory, memora, memora-monthly.
  */
+
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { loadDataset } from "../src/benchmarks/index.ts";
+import type { Episode } from "../src/core/model.ts";
 import { createEmbedder } from "../src/embed/create.ts";
 import { LlmExtractor, LlmRelationProposer } from "../src/ledger/extract/llm.ts";
 import type { LedgerOptions } from "../src/ledger/ledger.ts";
@@ -38,9 +50,14 @@ import type { ManagedChatModel } from "../src/llm/create.ts";
 import { modelConfigured, resolveModelSettings } from "../src/llm/create.ts";
 import { checkLedgerExtractorMode, checkLedgerQueryRewrite, configuredChatModel } from "../src/run/ledger-config.ts";
 import { protocolFor } from "../src/run/protocols.ts";
+import type { ProbeRecord } from "../src/run/record.ts";
+import { startRun } from "../src/run/runner.ts";
+import { RunStore, STORE_FILE } from "../src/run/store.ts";
 import { LedgerSystem } from "../src/systems/ledger.ts";
-import { type Case, caseData, fmt, selectCases } from "./ledger.ts";
-import { replayLedger } from "./ledger-replay.ts";
+import { type Case, caseData, checkOnly, fmt, selectCases } from "./ledger.ts";
+import { type HalfRows, summariseHalves, withSessionMetrics } from "./ledger-halves.ts";
+import { replayLedgerRecords } from "./ledger-replay.ts";
+import { HALVES, type Half } from "./ledger-splits.ts";
 
 type Retrieval = NonNullable<LedgerOptions["retrieval"]>;
 
@@ -59,6 +76,10 @@ function parseVariants(args: readonly string[]): Array<[string, Retrieval]> {
 
 export interface Flags {
   heldOut: boolean;
+  /** Print bm25, bm25-session and hybrid on the same halves first. */
+  baselines: boolean;
+  /** The ledger with no embedder (lexical lists only), as `ledger#{"vectors":false}` in a run. */
+  noVectors: boolean;
   llm?: string;
   extractor: "offline" | "llm";
   queryRewrite: boolean;
@@ -68,7 +89,15 @@ export interface Flags {
 }
 
 export function parseFlags(args: readonly string[]): Flags {
-  const flags: Flags = { heldOut: false, extractor: "offline", queryRewrite: false, cases: [], variants: [] };
+  const flags: Flags = {
+    heldOut: false,
+    baselines: false,
+    noVectors: false,
+    extractor: "offline",
+    queryRewrite: false,
+    cases: [],
+    variants: [],
+  };
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     const value = () => {
@@ -77,6 +106,8 @@ export function parseFlags(args: readonly string[]): Flags {
       return v;
     };
     if (a === "--held-out") flags.heldOut = true;
+    else if (a === "--baselines") flags.baselines = true;
+    else if (a === "--no-vectors") flags.noVectors = true;
     else if (a === "--query-rewrite") flags.queryRewrite = true;
     else if (a === "--llm") flags.llm = value();
     else if (a === "--case") {
@@ -134,6 +165,35 @@ function usageLine(label: string, model: ManagedChatModel, failures: FailureCoun
   return `- ${label}: ${parts.join("; ") || "no model calls"}`;
 }
 
+const BASELINE_SYSTEMS = ["bm25", "bm25-session", "hybrid"];
+
+/** The halves a case's probes fall in. */
+function halvesOf(c: Case): Half[] {
+  return c.split.kind === "whole" ? [c.split.half] : [...HALVES];
+}
+
+/** The baselines on the case's halves, from one runner pass (they do not depend on the variants). */
+async function baselineRows(c: Case, data: string, episodes: readonly Episode[], embedder: string): Promise<HalfRows> {
+  const out = mkdtempSync(join(tmpdir(), "mb-ledger-tune-"));
+  try {
+    const run = await startRun({ benchmark: c.bench, data, systems: BASELINE_SYSTEMS, out, progress: false, embedder });
+    const file = join(run.dir, STORE_FILE);
+    let records: ProbeRecord[] = [];
+    if (existsSync(file)) {
+      const store = new RunStore(file);
+      try {
+        records = store.records();
+      } finally {
+        store.close();
+      }
+    }
+    if (c.sessionKs) records = withSessionMetrics(records, episodes, c.sessionKs);
+    return summariseHalves({ benchmark: c.bench, data }, c.split, episodes, records, BASELINE_SYSTEMS);
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+}
+
 export interface TuneOptions {
   /** Where a case's data is (default: the shared sample, else the fixture). */
   dataOf?: (c: Case) => string | undefined;
@@ -154,9 +214,9 @@ export async function tune(flags: Flags, options: TuneOptions = {}): Promise<voi
     print(`model: ${status.reason}`);
   }
   const s = resolveModelSettings({});
-  const embedder = await createEmbedder(process.env.MEMBENCH_EMBEDDER ?? "use-lite", { cacheDir: s.cacheDir });
-  // Held-out cases stay out of tuning, so they keep measuring whether the defaults carry over.
-  const chosen = selectCases(flags.cases).filter((x) => (x.heldOut ?? false) === heldOut);
+  const embedderSpec = process.env.MEMBENCH_EMBEDDER ?? "use-lite";
+  const embedder = await createEmbedder(embedderSpec, { cacheDir: s.cacheDir });
+  const chosen = selectCases(flags.cases).filter((x) => !heldOut || checkOnly(x));
   if (!chosen.length) throw new Error(`no case to run${heldOut ? " (--held-out runs only memora-monthly)" : ""}`);
   for (const c of chosen) {
     const data = dataOf(c);
@@ -167,19 +227,41 @@ export async function tune(flags: Flags, options: TuneOptions = {}): Promise<voi
     const dataset = await loadDataset(c.bench, data);
     const protocol = protocolFor(dataset.benchmark)();
     const episodes = dataset.episodes.map((e) => protocol.prepare(e));
-    print(`\n### ${c.bench} (${data})\n`);
-    print(`| variant | ${c.columns.map(([label]) => label).join(" | ")} |`);
-    print(`|---|${c.columns.map(() => "---:").join("|")}|`);
+    print(`\n### ${c.name} (${data})\n`);
+    const halves = halvesOf(c);
+    const heads = c.columns.flatMap(([label]) => halves.map((h) => `${label} ${h}`));
+    print(`| variant | ${heads.join(" | ")} |`);
+    print(`|---|${heads.map(() => "---:").join("|")}|`);
+    const line = (label: string, rows: HalfRows, system: string) => {
+      const cells = c.columns.flatMap(([, read]) =>
+        halves.map((h) => {
+          const row = rows.get(h)?.find((r) => r.system === system);
+          return fmt(row ? read(row) : undefined);
+        }),
+      );
+      print(`| ${label} | ${cells.join(" | ")} |`);
+    };
+    if (flags.baselines) {
+      const rows = await baselineRows(c, data, dataset.episodes, embedderSpec);
+      for (const system of BASELINE_SYSTEMS) line(`(${system})`, rows, system);
+    }
     const usage: string[] = [];
     for (const [label, retrieval] of variants) {
       // One model stack per variant, so its calls are counted apart (the cache is shared on disk).
       const model = wantsModel ? configuredChatModel(flags.llm) : undefined;
       const parts = modelParts(flags, model);
-      const system = new LedgerSystem({ embedder, ledger: { ...parts.ledger, retrieval } });
+      const system = new LedgerSystem({
+        ...(flags.noVectors ? {} : { embedder }),
+        ledger: { ...parts.ledger, retrieval },
+      });
       try {
-        const row = await replayLedger(system, episodes, protocol, { benchmark: c.bench, data });
-        const cells = c.columns.map(([, read]) => fmt(row ? read(row) : undefined));
-        print(`| ${label} | ${cells.join(" | ")} |`);
+        let records = await replayLedgerRecords(system, episodes, protocol);
+        if (c.sessionKs) records = withSessionMetrics(records, dataset.episodes, c.sessionKs);
+        line(
+          label,
+          summariseHalves({ benchmark: c.bench, data }, c.split, dataset.episodes, records, ["ledger"]),
+          "ledger",
+        );
       } finally {
         if (model) {
           usage.push(usageLine(label, model, parts.failures));

@@ -7,8 +7,12 @@
  * Memora cases also check the ledger's tallies against the release's computed
  * answers (bench/ledger-tallies.ts).
  *
- * Run alone with `npx tsx bench/ledger.ts [retrieval [case…]|latency]`. The
- * `memora-monthly` case is held out: no retrieval weight was tuned on it. The embedder for
+ * Run alone with `npx tsx bench/ledger.ts [retrieval [--check] [case…]|latency]`.
+ * Each case is reported whole and in its tuning and checking halves
+ * (bench/ledger-splits.ts; `memora` is Memora's tuning half, `memora-monthly`
+ * its checking half), and on each half the ledger is held to its baselines on
+ * the headline measure (bench/ledger-halves.ts): a FAILURE line names each
+ * half where it falls below them, and with `--check` the process exits 1. The embedder for
  * (1) is MEMBENCH_EMBEDDER or use-lite (vectors cached after the first run); the
  * 100k test uses hashing:256, as embedding 100k texts with USE-lite takes too long
  * here, and USE-lite's own query time is reported beside it.
@@ -22,11 +26,14 @@ import type { Embedder } from "../src/embed/types.ts";
 import { Ledger } from "../src/ledger/ledger.ts";
 import type { LedgerTurn } from "../src/ledger/types.ts";
 import { VectorIndex } from "../src/ledger/vector-index.ts";
+import type { ProbeRecord } from "../src/run/record.ts";
 import { startRun } from "../src/run/runner.ts";
 import { RunStore, STORE_FILE } from "../src/run/store.ts";
 import type { ResultRow } from "../src/run/summary.ts";
 import { lexicalTokens } from "../src/systems/tokenize.ts";
+import { type Guard, guardFailures, type HalfRows, summariseHalves, withSessionMetrics } from "./ledger-halves.ts";
 import { analyseMisses, printMisses } from "./ledger-misses.ts";
+import { HALVES, type Half, SPLIT_TEXT, type SplitRule } from "./ledger-splits.ts";
 import { checkTallies, printTallyChecks } from "./ledger-tallies.ts";
 
 export const SHARED = resolve(import.meta.dirname, "../../shared/datasets");
@@ -39,13 +46,14 @@ export interface Case {
   shared: string;
   /** The project's own fixture in the same format, used when ../shared is absent. */
   fixture?: string;
-  /**
-   * A sample no retrieval weight was tuned on: `bench/ledger-tune.ts` leaves it
-   * out, so it stays a check of whether the tuned defaults carry over.
-   */
-  heldOut?: boolean;
+  /** How its probes are split into a tuning and a checking half (bench/ledger-splits.ts). */
+  split: SplitRule;
   /** Columns: label and how to read it from a result row. */
   columns: Array<[string, (row: ResultRow) => number | undefined]>;
+  /** The headline measures on which the ledger may not fall below its baselines (bench/ledger-halves.ts). */
+  guards: Guard[];
+  /** Depths of session-level recall added to turn-level records (`session:recall_all@k`; LoCoMo). */
+  sessionKs?: number[];
   /** Depth at which the ledger's and session BM25's misses are analysed (bench/ledger-misses.ts). */
   missesAt?: number;
   /** Check the ledger's tallies against the release's computed answers (Memora; bench/ledger-tallies.ts). */
@@ -64,6 +72,11 @@ function locomoCats14(key: string) {
   };
 }
 
+/** The lexical baselines the ledger contains: it keeps every turn of every session they rank. */
+const BASELINES = ["bm25", "bm25-session"];
+
+const MEMORA_GUARDS: Guard[] = [{ label: "recall@10", read: m("recall@10"), against: BASELINES }];
+
 const MEMORA_COLUMNS: Case["columns"] = [
   ["recall@10", m("recall@10")],
   ["stale@10 (lower is better)", m("stale@10")],
@@ -81,6 +94,8 @@ export const CASES: Case[] = [
       ["recall_all@10", m("recall_all@10")],
       ["recall_all@20", m("recall_all@20")],
     ],
+    split: { kind: "project" },
+    guards: [{ label: "NDCG_realmem@10", read: m("ndcg_realmem@10"), against: BASELINES }],
     missesAt: 10,
   },
   {
@@ -91,7 +106,16 @@ export const CASES: Case[] = [
     columns: [
       ["recall_all@10 cat1-4", locomoCats14("recall_all@10")],
       ["recall_all@10 all", m("recall_all@10")],
+      // Sessions named in the top 5: where bm25-session, credited with every turn of a
+      // session at turn level, is compared.
+      ["session recall_all@5 cat1-4", locomoCats14("session:recall_all@5")],
     ],
+    split: { kind: "question" },
+    guards: [
+      { label: "recall_all@10 (turns, cat1-4)", read: locomoCats14("recall_all@10"), against: ["bm25"] },
+      { label: "session recall_all@5 (cat1-4)", read: locomoCats14("session:recall_all@5"), against: BASELINES },
+    ],
+    sessionKs: [5],
   },
   {
     name: "subtlememory",
@@ -107,6 +131,8 @@ export const CASES: Case[] = [
       // plain session BM25 scores about 0.77 here, as the issue quotes.
       ["recall@5", m("recall@5")],
     ],
+    split: { kind: "instance" },
+    guards: [{ label: "recall_all@5", read: m("recall_all@5"), against: BASELINES }],
     missesAt: 5,
   },
   {
@@ -114,15 +140,18 @@ export const CASES: Case[] = [
     bench: "memora",
     shared: "memora/weekly",
     fixture: "memora/weekly",
+    split: { kind: "whole", half: "tune" },
     columns: MEMORA_COLUMNS,
+    guards: MEMORA_GUARDS,
     tallies: true,
   },
   {
     name: "memora-monthly",
     bench: "memora",
     shared: "memora/monthly",
-    heldOut: true,
+    split: { kind: "whole", half: "check" },
     columns: MEMORA_COLUMNS,
+    guards: MEMORA_GUARDS,
     tallies: true,
   },
 ];
@@ -150,11 +179,40 @@ export function fmt(x: number | undefined): string {
   return x === undefined || !Number.isFinite(x) ? "–" : x.toFixed(3);
 }
 
+/** A case whose probes are all in its checking half: no parameter is chosen on it. */
+export function checkOnly(c: Case): boolean {
+  return c.split.kind === "whole" && c.split.half === "check";
+}
+
+/** A table of the rows: each column for the tuning and the checking half side by side. */
+export function printHalves(c: Case, rows: HalfRows, print: (line: string) => void = console.log): void {
+  const halves = HALVES.filter((h) => rows.has(h));
+  const sizes = halves.map((h) => `${h} ${rows.get(h)![0]?.n ?? 0} probes`).join(", ");
+  print(`Halves (${SPLIT_TEXT[c.split.kind]}): ${sizes}\n`);
+  const heads = c.columns.flatMap(([label]) => halves.map((h) => `${label} ${h}`));
+  print(`| system | ${heads.join(" | ")} |`);
+  print(`|---|${heads.map(() => "---:").join("|")}|`);
+  const read = (half: Half, system: string, get: Case["columns"][number][1]) => {
+    const row = rows.get(half)?.find((r) => r.system === system);
+    return row ? get(row) : undefined;
+  };
+  for (const row of rows.get("all") ?? []) {
+    const cells = c.columns.flatMap(([, get]) => halves.map((h) => fmt(read(h, row.system, get))));
+    print(`| ${row.system} | ${cells.join(" | ")} |`);
+  }
+  print("");
+}
+
+/**
+ * Every system on each case, whole and by half. Returns the guard's FAILURE
+ * lines (bench/ledger-halves.ts), also printed under each case.
+ */
 export async function runRetrievalComparison(
   cases: readonly Case[] = CASES,
   embedder = process.env.MEMBENCH_EMBEDDER ?? "use-lite",
-): Promise<void> {
+): Promise<string[]> {
   console.log(`\n## ledger retrieval vs baselines (embedder ${embedder}, every system in one run)\n`);
+  const failures: string[] = [];
   for (const c of cases) {
     const data = caseData(c);
     if (!data || !existsSync(data)) {
@@ -169,35 +227,48 @@ export async function runRetrievalComparison(
       const run = await startRun({ benchmark: c.bench, data, systems: SYSTEMS, out, progress: false, embedder });
       const seconds = ((performance.now() - started) / 1000).toFixed(0);
       const source = data.startsWith(SHARED) ? "shared sample" : "project fixture";
-      const tuned = c.heldOut ? ", held out: no weight was tuned on it" : "";
+      const tuned = checkOnly(c) ? ", a checking half: no parameter was chosen on it" : "";
+      const dataset = await loadDataset(c.bench, data);
+      const store = new RunStore(join(run.dir, STORE_FILE));
+      let records: ProbeRecord[];
+      try {
+        records = store.records();
+      } finally {
+        store.close();
+      }
+      if (c.sessionKs) records = withSessionMetrics(records, dataset.episodes, c.sessionKs);
+      const rows = summariseHalves({ benchmark: c.bench, data }, c.split, dataset.episodes, records, SYSTEMS);
       console.log(`### ${c.name} — ${source}${tuned} (${seconds} s)\n`);
       console.log(`| system | ${c.columns.map(([label]) => label).join(" | ")} | search p95 ms |`);
       console.log(`|---|${c.columns.map(() => "---:").join("|")}|---:|`);
-      for (const row of run.summary.results) {
+      for (const row of rows.get("all") ?? []) {
         const cells = c.columns.map(([, read]) => fmt(read(row)));
         console.log(`| ${row.system} | ${cells.join(" | ")} | ${fmt(row.metrics.search_ms_p95)} |`);
       }
       console.log("");
+      printHalves(c, rows);
+      const failed = guardFailures(c.name, rows, c.guards);
+      const measures = c.guards.map((g) => `${g.label} vs ${g.against.join(", ")}`).join("; ");
+      console.log(failed.length ? `${failed.join("\n")}\n` : `no-regression guard holds on every half (${measures})\n`);
+      failures.push(...failed);
       if (c.tallies) printTallyChecks(`${c.name}, ledger`, await checkTallies(data));
       if (c.missesAt) {
-        const dataset = await loadDataset(c.bench, data);
-        const store = new RunStore(join(run.dir, STORE_FILE));
-        try {
-          for (const system of ["ledger", "bm25-session"]) {
-            const records = store.records().filter((r) => r.system === system);
-            printMisses(
-              `${c.bench}, ${system}, recall_all@${c.missesAt}`,
-              analyseMisses(dataset.episodes, records, c.missesAt),
-            );
-          }
-        } finally {
-          store.close();
+        for (const system of ["ledger", "bm25-session"]) {
+          printMisses(
+            `${c.bench}, ${system}, recall_all@${c.missesAt}`,
+            analyseMisses(
+              dataset.episodes,
+              records.filter((r) => r.system === system),
+              c.missesAt,
+            ),
+          );
         }
       }
     } finally {
       rmSync(out, { recursive: true, force: true });
     }
   }
+  return failures;
 }
 
 // ---------------------------------------------------------------- synthetic scale test
@@ -385,15 +456,29 @@ export async function runLedgerBench(): Promise<void> {
   await runLatencyBench();
 }
 
+/** `retrieval [--check] [case…]`: the flag and the case names. */
+export function parseRetrievalArgs(args: readonly string[]): { check: boolean; cases: Case[] } {
+  const check = args.includes("--check");
+  const unknown = args.find((a) => a.startsWith("--") && a !== "--check");
+  if (unknown) throw new Error(`unknown flag ${unknown}; retrieval takes --check and case names`);
+  return { check, cases: selectCases(args.filter((a) => !a.startsWith("--"))) };
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   const which = process.argv[2] ?? "all";
-  let cases: Case[];
+  let args: { check: boolean; cases: Case[] };
   try {
-    cases = selectCases(which === "retrieval" ? process.argv.slice(3) : []);
+    args = parseRetrievalArgs(which === "retrieval" ? process.argv.slice(3) : []);
   } catch (error) {
     console.error(`bench/ledger: ${(error as Error).message}`);
     process.exit(2);
   }
-  if (which === "all" || which === "retrieval") await runRetrievalComparison(cases);
+  if (which === "all" || which === "retrieval") {
+    const failures = await runRetrievalComparison(args.cases);
+    if (failures.length) {
+      console.log(`\n${failures.length} no-regression FAILURE(s):\n${failures.join("\n")}`);
+      if (args.check) process.exitCode = 1;
+    }
+  }
   if (which === "all" || which === "latency") await runLatencyBench();
 }

@@ -91,6 +91,26 @@ export interface RetrievalParams {
    * conditions always do.
    */
   pullComplements: boolean;
+  /**
+   * How many of the session BM25+ list's first sessions may be held near
+   * their rank (`clearMatches`, `holdRanks`): the i-th held one is placed at
+   * position i + `lexicalSlack` at the latest, whatever the other lists say.
+   * 0 holds none; a search with query rewrites holds none either. The ledger keeps
+   * every turn that list ranks, so it should not rank a clear lexical match
+   * lower than a BM25 over whole sessions would; without the hold, sessions
+   * found at middling ranks by many lists outvoted one that session BM25+ put
+   * 2nd–4th (docs/ledger.md, "Tuning and checking halves").
+   */
+  lexicalHold: number;
+  lexicalSlack: number;
+  /** Only sessions scoring at least this share of the first one's BM25+ score are held (a clear match). */
+  lexicalHoldShare: number;
+  /**
+   * Only sessions that turn BM25 also finds, among the first this many
+   * sessions its turns name, are held: the match is in a turn, not words
+   * scattered over a long session. 0 asks for no such agreement.
+   */
+  lexicalHoldTurnRank: number;
 }
 
 export const DEFAULT_RETRIEVAL: RetrievalParams = {
@@ -121,6 +141,10 @@ export const DEFAULT_RETRIEVAL: RetrievalParams = {
   contestedFactor: 0.8,
   otherSubjectFactor: 0.7,
   pullComplements: false,
+  lexicalHold: 5,
+  lexicalSlack: 1,
+  lexicalHoldShare: 0.5,
+  lexicalHoldTurnRank: 10,
 };
 
 export interface SearchInput {
@@ -180,6 +204,50 @@ function best(scores: ReadonlyMap<string, number>, n: number, tie?: (a: string, 
   return (entries.length > n ? entries.slice(0, n) : entries).map(([id]) => id);
 }
 
+/**
+ * `order` with the i-th of `held` (best first, 0-based) placed at position
+ * i + `slack` at the latest: the fusion may lift other sessions above a held
+ * one, but at most `slack` of them.
+ */
+export function holdRanks(order: readonly string[], held: readonly string[], slack: number): string[] {
+  if (!held.length) return [...order];
+  const out: string[] = [];
+  const placed = new Set<string>();
+  const total = new Set([...order, ...held]).size;
+  let i = 0;
+  let h = 0;
+  while (out.length < total) {
+    while (h < held.length && placed.has(held[h]!)) h++;
+    while (i < order.length && placed.has(order[i]!)) i++;
+    const due = h < held.length && (h + slack <= out.length || i === order.length);
+    const id = due ? held[h]! : order[i++]!;
+    placed.add(id);
+    out.push(id);
+  }
+  return out;
+}
+
+/**
+ * The session BM25+ list's clear matches, best first: among its first
+ * `lexicalHold` sessions, those scoring at least `lexicalHoldShare` of the
+ * first one's score whose best turn also puts them among the turn BM25
+ * list's first `lexicalHoldTurnRank` sessions (when that is set).
+ */
+export function clearMatches(
+  sessionHits: ReadonlyArray<{ id: string; score: number }>,
+  turnListRanks: ReadonlyMap<string, number>,
+  p: Pick<RetrievalParams, "lexicalHold" | "lexicalHoldShare" | "lexicalHoldTurnRank">,
+): string[] {
+  const lead = sessionHits[0]?.score ?? 0;
+  return sessionHits
+    .slice(0, p.lexicalHold)
+    .filter((h) => h.score >= p.lexicalHoldShare * lead)
+    .filter(
+      (h) => !p.lexicalHoldTurnRank || (turnListRanks.get(h.id) ?? Number.POSITIVE_INFINITY) < p.lexicalHoldTurnRank,
+    )
+    .map((h) => h.id);
+}
+
 export function searchLedger(
   store: LedgerStore,
   index: NamespaceIndex,
@@ -217,16 +285,17 @@ export function searchLedger(
     ? (id: string | undefined): id is string => id !== undefined && sessionById.has(id)
     : (id: string | undefined): id is string => id !== undefined;
   // With `only`, the best `depth` may all be hidden: rank every match, then filter.
-  const sessionRanking = (text: string) =>
+  const sessionHits = (text: string) =>
     index.terms
       .search(
         index.terms.selective(lexicalTokens(text), SMALL_SESSION_SET, p.maxTermShare),
         input.only ? Number.POSITIVE_INFINITY : p.depth,
       )
-      .map((h) => h.id)
-      .filter(visible)
+      .filter((h) => visible(h.id))
       .slice(0, p.depth);
-  const sessLex = sessionRanking(input.text);
+  const sessionRanking = (text: string) => sessionHits(text).map((h) => h.id);
+  const sessLexHits = sessionHits(input.text);
+  const sessLex = sessLexHits.map((h) => h.id);
   // Each rewrite finds turns and sessions of its own; they vote beside the query's lists.
   const rewrites = (input.rewrites ?? []).map((r) => ({
     sessions: w.rewriteLexical > 0 ? sessionRanking(r.text) : [],
@@ -274,9 +343,10 @@ export function searchLedger(
   // Session-level lists.
   const sessionOf = (rowids: number[], sessionIds: (rowid: number) => string | undefined) =>
     rowids.map(sessionIds).filter(visible);
+  const turnLexSessionRanks = rankMap(sessionOf(turnLex, (id) => turnSession.get(id)));
   const lists: Array<[Map<string, number>, number]> = [
     [rankMap(sessLex), w.sessionLexical],
-    [rankMap(sessionOf(turnLex, (id) => turnSession.get(id))), w.turnLexical],
+    [turnLexSessionRanks, w.turnLexical],
     [rankMap(sessionOf(turnVec, (id) => turnSession.get(id))), w.turnVectorVote],
     [rankMap(sessionOf(memOrder, (id) => memories.get(id)?.sessionId)), w.memoryLexical + w.memoryVector],
     ...rewrites.flatMap(
@@ -356,8 +426,12 @@ export function searchLedger(
   }
   // Equal scores: the later session first.
   const later = (a: string, b: string) => (sessionById.get(b)?.index ?? 0) - (sessionById.get(a)?.index ?? 0);
+  // The session BM25+ list's clear matches are held near their own ranks, unless the query
+  // was rewritten: a rewrite is searched because the message's own words may be the wrong
+  // ones, and holding their matches overruled it (a perfect rewrite lost 0.033 RealMem NDCG).
+  const held = input.rewrites?.length ? [] : clearMatches(sessLexHits, turnLexSessionRanks, p);
   // Placing 2k sessions reads about that many of the order; the rest is sorted only if needed.
-  let order = best(fused, k * 4, later);
+  let order = holdRanks(best(fused, k * 4, later), held, p.lexicalSlack);
 
   // Per-session bundles.
   const memsBySession = new Map<string, MemoryHead[]>();
@@ -407,7 +481,7 @@ export function searchLedger(
   for (let i = 0; placed.length < k * 2; i++) {
     if (i === order.length) {
       if (order.length === fused.size) break;
-      order = best(fused, fused.size, later);
+      order = holdRanks(best(fused, fused.size, later), held, p.lexicalSlack);
     }
     const id = order[i]!;
     if (seen.has(id)) continue;

@@ -14,12 +14,16 @@ describe("bench/ledger-tune flags", () => {
     const flags = parseFlags(["--case", "subtlememory", "--extractor", "llm", "--query-rewrite", "{}", '{"k":1}']);
     assert.deepEqual(flags, {
       heldOut: false,
+      baselines: false,
+      noVectors: false,
       extractor: "llm",
       queryRewrite: true,
       cases: ["subtlememory"],
       variants: ["{}", '{"k":1}'],
     });
     assert.equal(parseFlags(["--llm", "openai:m"]).llm, "openai:m");
+    assert.equal(parseFlags(["--baselines"]).baselines, true);
+    assert.equal(parseFlags(["--no-vectors"]).noVectors, true);
   });
 
   it("names what is wrong with a flag", () => {
