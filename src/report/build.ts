@@ -43,15 +43,18 @@ function benchmarkTitle(id: string): string {
   }
 }
 
+/**
+ * Whether the run's scoring called a judge: LoCoMo without J runs none, even
+ * when an earlier version recorded the configured judge's name.
+ */
+export function judgeRan(benchmark: string, scoring: RunData["scoring"]): boolean {
+  return Boolean(scoring?.judges.length && callsJudge(scorerFor(benchmark), scoring.options));
+}
+
 export function runMeta(run: RunData): RunMeta {
   const c = run.config;
   const model = c.model.configured ? (c.llm ?? "configured") : `none (${c.model.detail || "no model configured"})`;
-  // Judges are named only when the scoring called one: LoCoMo without J runs none,
-  // even when an earlier version recorded the configured judge's name.
-  const judged =
-    run.scoring?.judges.length && callsJudge(scorerFor(c.benchmark), run.scoring.options)
-      ? `; judges ${run.scoring.judges.join(", ")}`
-      : "";
+  const judged = judgeRan(c.benchmark, run.scoring) ? `; judges ${run.scoring!.judges.join(", ")}` : "";
   const scoring = run.scoring
     ? `prompt set ${run.scoring.promptSet}${judged}${
         Object.keys(run.scoring.options).length
@@ -328,6 +331,23 @@ export function waterfalls(
   return out;
 }
 
+const WATERFALL_SETTINGS: readonly Setting[] = ["default", "oracle", "perfect"];
+
+/**
+ * Why no waterfall can be drawn, with what produces one: the settings the runs
+ * lack (`--setting default,oracle,perfect`) or the scores they lack.
+ */
+export function waterfallMissing(runs: readonly RunData[]): string {
+  const have = new Set(runs.flatMap((r) => r.config.settings));
+  const lacking = WATERFALL_SETTINGS.filter((s) => !have.has(s));
+  const need = "needs the default, oracle and perfect settings of one system, with right/wrong scores";
+  if (lacking.length) {
+    return `${need}: these runs lack ${lacking.join(" and ")}; run with \`--setting default,oracle,perfect\` and a model (\`--llm\`), then \`membench score\``;
+  }
+  if (!runs.some((r) => r.scores.length)) return `${need}: the answers are not scored; run \`membench score\``;
+  return `${need}: no system has scored answers in all three settings`;
+}
+
 function waterfallTable(
   bench: string,
   runs: readonly RunData[],
@@ -377,7 +397,7 @@ function waterfallTable(
           system,
           ...(several ? { tag: run.config.id } : {}),
           cells: Object.fromEntries(columns.map((c) => [c, { value: null }])),
-          note: "needs the default, oracle and perfect settings with right/wrong scores",
+          note: waterfallMissing(runs),
         });
       }
     }
@@ -417,21 +437,37 @@ export function orderRetrievalKeys(keys: Iterable<string>): string[] {
   });
 }
 
-function retrievalTable(bench: string, runs: readonly RunData[]): LayoutTable | undefined {
+/**
+ * The retrieval families, each printed as a table of its own so a row stays
+ * narrow enough for print and PDF (15 columns of one table lost the nDCG ones).
+ */
+const RETRIEVAL_FAMILIES: ReadonlyArray<{ id: string; title: string; has: (family: string) => boolean }> = [
+  { id: "retrieval-recall", title: "recall", has: (f) => f.startsWith("recall") },
+  { id: "retrieval-ndcg", title: "nDCG", has: (f) => f.startsWith("ndcg") },
+  { id: "retrieval-provenance", title: "provenance hits and staleness", has: () => true },
+];
+
+function familyOf(key: string): string {
+  const family = /^(.+)@\d+$/.exec(key)?.[1] ?? key;
+  return RETRIEVAL_FAMILIES.find((f) => f.has(family))!.id;
+}
+
+/** Retrieval from provenance, one table per family (recall, nDCG, the rest), the paper's rows beside ours. */
+function retrievalTables(bench: string, runs: readonly RunData[]): LayoutTable[] {
   const stratify = scorerFor(bench)?.stratifyBy;
   const keys = orderRetrievalKeys(
     runs.flatMap((run) => run.records.flatMap((r) => (r.setting === "default" ? Object.keys(r.retrieval ?? {}) : []))),
   );
   const paper = reportedRetrieval(bench);
-  if (!keys.length && !paper) return undefined;
-  const columns = keys.length ? keys : (paper?.columns ?? []);
-  const rows: TableRow[] = paper ? paper.rows.map((r) => reportedRow(paper, r)) : [];
+  if (!keys.length && !paper) return [];
+  const allColumns = keys.length ? keys : (paper?.columns ?? []);
   const several = runs.length > 1;
+  const ours: TableRow[] = [];
   for (const run of runs) {
     for (const system of run.config.systems) {
       const records = run.records.filter((r) => r.system === system && r.setting === "default" && r.retrieval);
       const cells: Record<string, Cell> = {};
-      for (const key of columns) {
+      for (const key of allColumns) {
         const have = records.filter((r) => Number.isFinite(r.retrieval?.[key]));
         const values = have.map((r) => r.retrieval![key]!);
         if (!values.length) {
@@ -445,7 +481,7 @@ function retrievalTable(bench: string, runs: readonly RunData[]): LayoutTable | 
             : undefined;
         cells[key] = { value: mean, n: values.length, ...(ci ? { ci } : {}) };
       }
-      rows.push({
+      ours.push({
         kind: "ours",
         system,
         setting: "default",
@@ -455,16 +491,29 @@ function retrievalTable(bench: string, runs: readonly RunData[]): LayoutTable | 
       });
     }
   }
-  return {
-    id: "retrieval",
-    title: "Retrieval from provenance (default setting, probes with gold evidence; no LLM involved)",
-    columns,
-    columnTitles: {},
-    rows,
-    notes: [...(paper?.notes ?? [])],
-    sources: paper ? [paper.source] : [],
-    digits: 3,
-  };
+  const out: LayoutTable[] = [];
+  for (const family of RETRIEVAL_FAMILIES) {
+    const columns = allColumns.filter((k) => familyOf(k) === family.id);
+    if (!columns.length) continue;
+    const pick = (row: TableRow): TableRow => ({
+      ...row,
+      cells: Object.fromEntries(columns.map((c) => [c, row.cells[c] ?? { value: null }])),
+    });
+    const reported = (paper?.rows ?? []).map((r) => reportedRow(paper!, r)).map(pick);
+    const rows = [...reported.filter((r) => columns.some((c) => r.cells[c]!.value !== null)), ...ours.map(pick)];
+    const withPaper = reported.length > 0 && rows.length > ours.length;
+    out.push({
+      id: family.id,
+      title: `Retrieval from provenance: ${family.title} (default setting, probes with gold evidence; no LLM involved)`,
+      columns,
+      columnTitles: {},
+      rows,
+      notes: withPaper ? [...(paper?.notes ?? [])] : [],
+      sources: withPaper ? [paper!.source] : [],
+      digits: 3,
+    });
+  }
+  return out;
 }
 
 // ---------------------------------------------------------------------------
@@ -597,7 +646,30 @@ export function skipLines(run: RunData): SkipLine[] {
     }
   }
   out.push(...counts.values());
-  return out;
+  return mergeSkipLines(out);
+}
+
+/**
+ * One line per run, stage and reason: "answer skipped (no model configured)"
+ * for six system × setting rows is printed once, naming the rows and their
+ * number; probe counts add up.
+ */
+export function mergeSkipLines(lines: readonly SkipLine[]): SkipLine[] {
+  const merged = new Map<string, SkipLine>();
+  for (const line of lines) {
+    const key = [line.run, line.stage, line.reason].join("\u0000");
+    const who = line.system ? `${line.system}${line.setting ? `/${line.setting}` : ""}` : undefined;
+    const known = merged.get(key);
+    if (!known) {
+      merged.set(key, { ...line, ...(who ? { rows: [who] } : {}) });
+      continue;
+    }
+    if (who && !known.rows?.includes(who)) known.rows = [...(known.rows ?? []), who];
+    if (line.count !== undefined) known.count = (known.count ?? 0) + line.count;
+    if (known.system !== line.system) delete known.system;
+    if (known.setting !== line.setting) delete known.setting;
+  }
+  return [...merged.values()];
 }
 
 // ---------------------------------------------------------------------------
@@ -607,7 +679,7 @@ export function buildSections(runs: readonly RunData[], options: BuildOptions = 
   const benches = [...new Set(runs.map((r) => r.config.benchmark))];
   return benches.map((bench) => {
     const mine = runs.filter((r) => r.config.benchmark === bench);
-    const retrieval = retrievalTable(bench, mine);
+    const retrieval = retrievalTables(bench, mine);
     const headline = headlineFor(
       bench,
       mine.flatMap((r) => r.summary.results),
@@ -618,7 +690,7 @@ export function buildSections(runs: readonly RunData[], options: BuildOptions = 
       runs: mine.map(runMeta),
       ...(headline ? { headline } : {}),
       tables: paperTables(bench, mine, options),
-      ...(retrieval ? { retrieval } : {}),
+      retrieval,
       cost: mine.flatMap(costRows),
       usage: mine.flatMap(usageRows),
       skipped: mine.flatMap(skipLines),

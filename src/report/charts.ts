@@ -8,7 +8,7 @@
 import type { TopLevelSpec } from "vega-lite";
 import { bootstrapMeanCI } from "../score/bootstrap.ts";
 import { scorerFor } from "../score/scorers.ts";
-import { waterfalls } from "./build.ts";
+import { waterfallMissing, waterfalls } from "./build.ts";
 import { CHART_LABEL, type Headline, headlinePercent, recordValue, scoreValue } from "./headline.ts";
 import type { BenchmarkSection } from "./model.ts";
 import type { RunData } from "./run-data.ts";
@@ -197,7 +197,7 @@ function waterfallChart(section: BenchmarkSection, runs: readonly RunData[]): Ch
   const description = graded
     ? "Scores are graded, not right/wrong, so the stages are not chained: each bar is the mean score (%) in that setting over the probes run in all three."
     : "Share (%) of the probes run in all three settings that are right under oracle evidence (S_O), of those also right under perfect retrieval (S_P ⊆ S_O), and of those also right by default (S_D ⊆ S_P).";
-  const empty = "needs the default, oracle and perfect settings of one system, with scored answers";
+  const empty = waterfallMissing(runs);
   return drawn({ id, title, description }, data, empty, {
     width: { step: 28 },
     height: 220,

@@ -77,3 +77,71 @@ export function pivotedGrid(table: LayoutTable & { byGroup: NonNullable<LayoutTa
   const notes = table.rows.filter((r) => r.note).map((r) => `${name(r)}: ${r.note}`);
   return { header, rows, notes };
 }
+
+/** A layout table as printed: header, rows of cell texts, which columns are numbers, and what goes under it. */
+export interface TableGrid {
+  id: string;
+  title: string;
+  /** "Reported rows" or, for a pivoted table, "Reported columns". */
+  sourceLabel: string;
+  sources: string[];
+  header: string[];
+  rows: Array<{ kind?: TableRow["kind"]; cells: string[] }>;
+  numeric: boolean[];
+  notes: string[];
+}
+
+/**
+ * The one way a layout table is laid out, whatever prints it (markdown, the
+ * HTML report, the viewer): source, group, system, n, the columns with CIs,
+ * and the rows' notes; a by-group table pivoted as the paper prints it.
+ */
+export function tableGrid(table: LayoutTable): TableGrid {
+  const base = { id: table.id, title: table.title, sources: table.sources };
+  if (table.byGroup) {
+    const grid = pivotedGrid({ ...table, byGroup: table.byGroup });
+    return {
+      ...base,
+      sourceLabel: "Reported columns",
+      header: grid.header,
+      rows: grid.rows.map((cells) => ({ cells })),
+      numeric: grid.header.map((_, i) => i > 0),
+      notes: [...grid.notes, ...table.notes],
+    };
+  }
+  const groups = hasGroups(table);
+  const withNote = table.rows.some((r) => r.note);
+  const header = [
+    "source",
+    ...(groups ? ["group"] : []),
+    "system",
+    "n",
+    ...table.columns.map((c) => columnHeader(table, c)),
+    ...(withNote ? ["note"] : []),
+  ];
+  const lead = groups ? 3 : 2;
+  const rows = table.rows.map((row) => {
+    const n = row.kind === "ours" ? commonN(row, table.columns) : undefined;
+    const scored = table.columns.some((c) => (row.cells[c]?.value ?? null) !== null);
+    const perCell = row.kind === "ours" && scored && n === undefined;
+    return {
+      kind: row.kind,
+      cells: [
+        rowSource(row),
+        ...(groups ? [row.group ?? ""] : []),
+        row.system,
+        n === undefined ? (perCell ? "see cells" : MISSING) : String(n),
+        ...table.columns.map((c) => cellText(row.cells[c], table.digits, perCell)),
+        ...(withNote ? [row.note ?? ""] : []),
+      ],
+    };
+  });
+  return {
+    ...base,
+    sourceLabel: "Reported rows",
+    header,
+    rows,
+    numeric: header.map((_, i) => i >= lead && i <= lead + table.columns.length),
+    notes: [...table.notes],
+  };
+}

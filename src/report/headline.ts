@@ -60,12 +60,26 @@ export const CHART_LABEL: Readonly<Record<string, string>> = {
 
 const defined = (x: number | undefined): x is number => x !== undefined && Number.isFinite(x);
 
-/** The headline of a benchmark given its default-setting rows; undefined when nothing fits. */
+/**
+ * The headline of a benchmark given its summary rows (the default setting's,
+ * or all when the runs have no default setting); undefined when nothing fits.
+ * This is the one definition the report, `membench compare` and the viewer use.
+ */
 export function headlineFor(benchmark: string, rows: readonly ResultRow[]): Headline | undefined {
-  const defaults = rows.filter((r) => r.setting === "default");
   const scored = SCORED_HEADLINES[benchmark];
+  const defaults = basis(rows);
   if (scored && defaults.some((r) => defined(r.metrics[scored.metric]))) return { ...scored, kind: "scored" };
-  const keys = new Set(defaults.flatMap((r) => Object.keys(r.metrics)));
+  return retrievalHeadline(rows);
+}
+
+function basis(rows: readonly ResultRow[]): readonly ResultRow[] {
+  const defaults = rows.filter((r) => r.setting === "default");
+  return defaults.length ? defaults : rows;
+}
+
+/** The retrieval headline alone: what rows without scored answers are put on. */
+export function retrievalHeadline(rows: readonly ResultRow[]): Headline | undefined {
+  const keys = new Set(basis(rows).flatMap((r) => Object.keys(r.metrics)));
   const metric =
     RETRIEVAL_FALLBACKS.find((k) => keys.has(k)) ?? [...keys].sort().find((k) => /^(recall|ndcg|seh_prov)/.test(k));
   if (!metric) return undefined;

@@ -6,7 +6,7 @@
  */
 import { type Chart, overviewCharts, sectionCharts } from "./charts.ts";
 import { escapeHtml as h } from "./escape.ts";
-import { cellText, columnHeader, commonN, hasGroups, int, MISSING, pivotedGrid, rowSource, usd } from "./format.ts";
+import { int, tableGrid, usd } from "./format.ts";
 import { costCells, costHeader, LATENCY_NOTE, READING_GUIDE, skipLineText } from "./markdown.ts";
 import type { BenchmarkSection, LayoutTable } from "./model.ts";
 import type { RunData } from "./run-data.ts";
@@ -34,53 +34,20 @@ function cellHtml(text: string): string {
   return `${h(m[1])}${m[2] ? `<span class="ci">${h(m[2])}</span>` : ""}${m[3] ? `<span class="n">${h(m[3])}</span>` : ""}`;
 }
 
-function pivotedHtml(table: Parameters<typeof pivotedGrid>[0]): string {
-  const grid = pivotedGrid(table);
+export function layoutTableHtml(table: LayoutTable): string {
+  const grid = tableGrid(table);
   const body = grid.rows.map(
-    ([group, ...cells]) =>
-      `<tr><td>${h(group ?? "")}</td>${cells.map((c) => `<td class="num">${cellHtml(c)}</td>`).join("")}</tr>`,
+    (row) =>
+      `<tr${row.kind ? ` class="${row.kind}"` : ""}>${row.cells
+        .map((c, i) => (grid.numeric[i] ? `<td class="num">${cellHtml(c)}</td>` : `<td>${h(c)}</td>`))
+        .join("")}</tr>`,
   );
   return [
     `<h4>${h(table.title)}</h4>`,
-    table.sources.length ? `<p>Reported columns: ${h(table.sources.join("; "))}.</p>` : "",
+    grid.sources.length ? `<p>${grid.sourceLabel}: ${h(grid.sources.join("; "))}.</p>` : "",
     `<table data-table="${h(table.id)}"><thead><tr>${grid.header.map((c) => `<th>${h(c)}</th>`).join("")}</tr></thead>`,
     `<tbody>${body.join("")}</tbody></table>`,
-    ...[...grid.notes, ...table.notes].map((n) => `<blockquote>${h(n)}</blockquote>`),
-  ].join("\n");
-}
-
-export function layoutTableHtml(table: LayoutTable): string {
-  if (table.byGroup) return pivotedHtml({ ...table, byGroup: table.byGroup });
-  const groups = hasGroups(table);
-  const withNote = table.rows.some((r) => r.note);
-  const head = [
-    "source",
-    ...(groups ? ["group"] : []),
-    "system",
-    "n",
-    ...table.columns.map((c) => columnHeader(table, c)),
-    ...(withNote ? ["note"] : []),
-  ];
-  const body = table.rows.map((row) => {
-    const n = row.kind === "ours" ? commonN(row, table.columns) : undefined;
-    const scored = table.columns.some((c) => (row.cells[c]?.value ?? null) !== null);
-    const perCell = row.kind === "ours" && scored && n === undefined;
-    const cells = [
-      `<td>${h(rowSource(row))}</td>`,
-      ...(groups ? [`<td>${h(row.group ?? "")}</td>`] : []),
-      `<td>${h(row.system)}</td>`,
-      `<td class="num">${h(n === undefined ? (perCell ? "see cells" : MISSING) : String(n))}</td>`,
-      ...table.columns.map((c) => `<td class="num">${cellHtml(cellText(row.cells[c], table.digits, perCell))}</td>`),
-      ...(withNote ? [`<td>${h(row.note ?? "")}</td>`] : []),
-    ];
-    return `<tr class="${row.kind}">${cells.join("")}</tr>`;
-  });
-  return [
-    `<h4>${h(table.title)}</h4>`,
-    table.sources.length ? `<p>Reported rows: ${h(table.sources.join("; "))}.</p>` : "",
-    `<table data-table="${h(table.id)}"><thead><tr>${head.map((c) => `<th>${h(c)}</th>`).join("")}</tr></thead>`,
-    `<tbody>${body.join("")}</tbody></table>`,
-    ...table.notes.map((n) => `<blockquote>${h(n)}</blockquote>`),
+    ...grid.notes.map((n) => `<blockquote>${h(n)}</blockquote>`),
   ].join("\n");
 }
 
@@ -157,7 +124,7 @@ async function sectionHtml(section: BenchmarkSection, runs: readonly RunData[]):
     charts.join("\n"),
     "<h3>Tables in the paper's layout</h3>",
     ...section.tables.map(layoutTableHtml),
-    section.retrieval ? `<h3>Retrieval</h3>\n${layoutTableHtml(section.retrieval)}` : "",
+    section.retrieval.length ? `<h3>Retrieval</h3>\n${section.retrieval.map(layoutTableHtml).join("\n")}` : "",
     "<h3>Cost and latency</h3>",
     costHtml(section),
     `<p>${h(LATENCY_NOTE).replace(/`([^`]+)`/g, "<code>$1</code>")}</p>`,

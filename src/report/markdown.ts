@@ -5,19 +5,7 @@
  */
 import { markdownTable } from "../run/table.ts";
 import { escapeMarkdown as e } from "./escape.ts";
-import {
-  cellText,
-  columnHeader,
-  commonN,
-  fmt,
-  hasGroups,
-  int,
-  MISSING,
-  ms,
-  pivotedGrid,
-  rowSource,
-  usd,
-} from "./format.ts";
+import { fmt, int, MISSING, ms, tableGrid, usd } from "./format.ts";
 import type { BenchmarkSection, CostRow, LayoutTable, SkipLine, StageLatency } from "./model.ts";
 
 export const READING_GUIDE =
@@ -27,49 +15,16 @@ export const READING_GUIDE =
   '"–" marks a number that does not exist (not run, not scored, not reported), never a zero.';
 
 export function layoutTableMarkdown(table: LayoutTable): string {
-  if (table.byGroup) return pivotedMarkdown({ ...table, byGroup: table.byGroup });
-  const groups = hasGroups(table);
-  const withNote = table.rows.some((r) => r.note);
-  const header = [
-    "source",
-    ...(groups ? ["group"] : []),
-    "system",
-    "n",
-    ...table.columns.map((c) => e(columnHeader(table, c))),
-    ...(withNote ? ["note"] : []),
-  ];
-  const rows = table.rows.map((row) => {
-    const n = row.kind === "ours" ? commonN(row, table.columns) : undefined;
-    const scored = table.columns.some((c) => (row.cells[c]?.value ?? null) !== null);
-    const perCell = row.kind === "ours" && scored && n === undefined;
-    return [
-      e(rowSource(row)),
-      ...(groups ? [e(row.group ?? "")] : []),
-      e(row.system),
-      n === undefined ? (row.kind === "ours" && perCell ? "see cells" : MISSING) : String(n),
-      ...table.columns.map((c) => cellText(row.cells[c], table.digits, perCell)),
-      ...(withNote ? [e(row.note ?? "")] : []),
-    ];
-  });
+  const grid = tableGrid(table);
   const lines = [`### ${e(table.title)}`, ""];
-  if (table.sources.length) lines.push(`Reported rows: ${table.sources.map(e).join("; ")}.`, "");
-  lines.push(markdownTable(header, rows));
-  if (table.notes.length) lines.push("", ...table.notes.map((n) => `> ${e(n)}`));
-  return lines.join("\n");
-}
-
-function pivotedMarkdown(table: Parameters<typeof pivotedGrid>[0]): string {
-  const grid = pivotedGrid(table);
-  const lines = [`### ${e(table.title)}`, ""];
-  if (table.sources.length) lines.push(`Reported columns: ${table.sources.map(e).join("; ")}.`, "");
+  if (grid.sources.length) lines.push(`${grid.sourceLabel}: ${grid.sources.map(e).join("; ")}.`, "");
   lines.push(
     markdownTable(
       grid.header.map(e),
-      grid.rows.map((r) => [e(r[0]!), ...r.slice(1)]),
+      grid.rows.map((r) => r.cells.map((c, i) => (grid.numeric[i] ? c : e(c)))),
     ),
   );
-  const notes = [...grid.notes, ...table.notes];
-  if (notes.length) lines.push("", ...notes.map((n) => `> ${e(n)}`));
+  if (grid.notes.length) lines.push("", ...grid.notes.map((n) => `> ${e(n)}`));
   return lines.join("\n");
 }
 
@@ -159,12 +114,25 @@ function usageMarkdown(section: BenchmarkSection, withRun: boolean): string {
   );
 }
 
+/** Rows named in a merged skipped line before "and N more". */
+const ROWS_NAMED = 4;
+
 export function skipLineText(s: SkipLine, withRun: boolean): string {
-  const who = [withRun ? `run ${s.run}` : "", s.system ? `${s.system}${s.setting ? `/${s.setting}` : ""}` : ""]
+  const several = s.rows && s.rows.length > 1 ? s.rows : undefined;
+  const who = [
+    withRun ? `run ${s.run}` : "",
+    !several && s.system ? `${s.system}${s.setting ? `/${s.setting}` : ""}` : "",
+  ]
     .filter(Boolean)
     .join(", ");
-  const count = s.count !== undefined ? ` (${s.count} probe${s.count === 1 ? "" : "s"})` : "";
-  return `${who ? `${who}: ` : ""}${s.stage} — ${s.reason}${count}`;
+  const rows = several
+    ? `${several.length} rows: ${several.slice(0, ROWS_NAMED).join(", ")}${
+        several.length > ROWS_NAMED ? ` and ${several.length - ROWS_NAMED} more` : ""
+      }`
+    : "";
+  const count = s.count !== undefined ? `${s.count} probe${s.count === 1 ? "" : "s"}` : "";
+  const tail = [count, rows].filter(Boolean).join("; ");
+  return `${who ? `${who}: ` : ""}${s.stage} — ${s.reason}${tail ? ` (${tail})` : ""}`;
 }
 
 function skippedMarkdown(section: BenchmarkSection, withRun: boolean): string {
@@ -189,7 +157,7 @@ export function sectionMarkdown(section: BenchmarkSection): string {
     lines.push(`Headline metric: ${e(section.headline.label)} (\`${section.headline.metric}\`).`, "");
   }
   for (const table of section.tables) lines.push(layoutTableMarkdown(table), "");
-  if (section.retrieval) lines.push(layoutTableMarkdown(section.retrieval), "");
+  for (const table of section.retrieval) lines.push(layoutTableMarkdown(table), "");
   lines.push("### Cost and latency", "", costMarkdown(section.cost, withRun), "", LATENCY_NOTE, "");
   lines.push("Model tokens and cost per role:", "", usageMarkdown(section, withRun), "");
   lines.push("### Skipped", "", skippedMarkdown(section, withRun), "");

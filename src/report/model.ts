@@ -85,6 +85,8 @@ export interface SkipLine {
   reason: string;
   /** How many probes, when the line counts probes. */
   count?: number;
+  /** The `system/setting` rows the line stands for, when several share it. */
+  rows?: string[];
 }
 
 export interface RunMeta {
@@ -106,7 +108,8 @@ export interface BenchmarkSection {
   runs: RunMeta[];
   headline?: Headline;
   tables: LayoutTable[];
-  retrieval?: LayoutTable;
+  /** Retrieval from provenance, one table per metric family (recall, nDCG, provenance hits and staleness). */
+  retrieval: LayoutTable[];
   cost: CostRow[];
   usage: UsageRow[];
   skipped: SkipLine[];

@@ -103,8 +103,7 @@ export function loadRun(dir: string): RunData {
   const config = readRunConfig(abs);
   if (!existsSync(join(abs, STORE_FILE))) throw new ConfigError(`no ${STORE_FILE} in ${abs}`, "runDir");
   const { summary, scores, records, units } = computeSummary(abs);
-  const scoringPath = join(abs, SCORING_FILE);
-  const scoring = existsSync(scoringPath) ? readJson<ScoringInfo>(scoringPath, "scoring info") : undefined;
+  const scoring = readScoringInfo(abs);
   return {
     dir: abs,
     config,
@@ -114,6 +113,12 @@ export function loadRun(dir: string): RunData {
     scores,
     scoring,
   };
+}
+
+/** How the run was last scored (judges, prompt set, options), when it was. */
+export function readScoringInfo(dir: string): ScoringInfo | undefined {
+  const path = join(dir, SCORING_FILE);
+  return existsSync(path) ? readJson<ScoringInfo>(path, "scoring info") : undefined;
 }
 
 /** `system` or `system (setting)`: how a row is named in every table and chart. */

@@ -32,6 +32,7 @@ describe("MemConflict failure split chart", () => {
       title: "MemConflict",
       runs: [],
       tables: [],
+      retrieval: [],
       cost: [],
       usage: [],
       skipped: [],

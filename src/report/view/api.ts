@@ -4,7 +4,8 @@
  *
  *   GET    /api/runs                      runs with their headline numbers
  *   GET    /api/runs/:id                  one run: config, summary, label values
- *   GET    /api/runs/:id/probes?filters   probe rows (see parseFilter), `limit` / `offset`
+ *   GET    /api/runs/:id/tables           the report's paper-layout and retrieval tables, laid out
+ *   GET    /api/runs/:id/probes?filters   probe rows (see parseFilter), `sort`, `limit` / `offset`
  *   GET    /api/runs/:id/probes/:key      one probe in full, with gold and evidence
  *   POST   /api/runs/:id/overrides        {key, value, comment}: override its verdict (409 on a read-only run)
  *   DELETE /api/runs/:id/overrides?key=   remove the overrides of a probe
@@ -13,7 +14,11 @@
 import { ConfigError } from "../../core/errors.ts";
 import type { Summary } from "../../run/summary.ts";
 import type { ScoredRow } from "../../score/score-run.ts";
-import { SCORED_HEADLINES } from "../headline.ts";
+import { buildSections, judgeRan } from "../build.ts";
+import { tableGrid } from "../format.ts";
+import { type Headline, headlineFor } from "../headline.ts";
+import type { BenchmarkSection } from "../model.ts";
+import { loadRun as loadReportRun, readScoringInfo } from "../run-data.ts";
 import { diffRuns } from "./diff.ts";
 import { clearVerdictOverride, OverrideError, overridesUnavailable, setVerdictOverride } from "./override.ts";
 import { answerDepthOf, filterRows, findRecord, labelValues, parseFilter, probeDetail, probeRows } from "./probes.ts";
@@ -31,30 +36,23 @@ const fail = (status: number, error: string): ApiResponse => ({ status, body: { 
 const MAX_ROWS = 2000;
 
 /**
- * The one number a row is known by: the benchmark's headline as the report
- * gives it (RealMem QA/3, LoCoMo F1 of categories 1–4, …), else its verdict
- * metric when scored, else retrieval at the answer depth.
+ * The one number a row is known by: the benchmark's headline (headline.ts),
+ * the same metric the report and `membench compare` use for these rows —
+ * RealMem QA/3, LoCoMo F1 of categories 1–4, …, or its retrieval fallback
+ * (`recall_all@10`, …) while nothing is scored.
  */
-export function runHeadline(
-  row: Summary["results"][number],
-  answerDepth: number | undefined,
-  benchmark: string | undefined,
-) {
-  const paper = benchmark ? SCORED_HEADLINES[benchmark] : undefined;
-  if (paper && Number.isFinite(row.metrics[paper.metric])) {
-    return { metric: paper.metric, value: row.metrics[paper.metric], max: 100 / paper.toPercent };
-  }
-  const verdict = verdictMetricOf(row.metrics);
-  if (verdict) return { metric: verdict.metric, value: row.metrics[verdict.metric], max: verdict.max };
-  const k = retrievalK({ retrieval: row.metrics }, answerDepth);
-  if (k !== undefined) return { metric: `recall_any@${k}`, value: row.metrics[`recall_any@${k}`], max: 1 };
-  return undefined;
+export function runHeadline(row: Summary["results"][number], headline: Headline | undefined) {
+  if (!headline) return undefined;
+  const value = row.metrics[headline.metric];
+  if (value === undefined || !Number.isFinite(value)) return undefined;
+  return { metric: headline.metric, label: headline.label, kind: headline.kind, value, max: 100 / headline.toPercent };
 }
 
 function runsList(runsDir: string) {
   return listRuns(runsDir).map((entry) => {
     const { config, summary } = readRunHead(entry);
-    const depth = config?.protocol?.answerDepth ?? config?.protocol?.depth;
+    const results = summary?.results ?? [];
+    const headline = config ? headlineFor(config.options.benchmark, results) : undefined;
     return {
       id: entry.id,
       benchmark: config?.options.benchmark,
@@ -63,21 +61,51 @@ function runsList(runsDir: string) {
       systems: config?.options.systems ?? [],
       settings: config?.options.settings ?? [],
       model: config?.model?.detail,
-      rows: (summary?.results ?? []).map((r) => ({
+      rows: results.map((r) => ({
         system: r.system,
         setting: r.setting,
         n: r.n,
-        headline: runHeadline(r, depth, config?.options.benchmark),
+        headline: runHeadline(r, headline),
         judgeFailures: (r as ScoredRow).judge_failures ?? 0,
       })),
     };
   });
 }
 
+/** The report's view of a run (paper tables merged with reported rows, CIs), built once per state of the run. */
+const reports = new WeakMap<RunData, BenchmarkSection[]>();
+
+function reportOf(run: RunData): BenchmarkSection[] {
+  const known = reports.get(run);
+  if (known) return known;
+  const sections = buildSections([loadReportRun(run.dir)]);
+  reports.set(run, sections);
+  return sections;
+}
+
+/** The paper-layout tables and the retrieval tables of the report, laid out as the report prints them. */
+function runTables(run: RunData) {
+  const [section] = reportOf(run);
+  return {
+    tables: (section?.tables ?? []).map(tableGrid),
+    retrieval: (section?.retrieval ?? []).map(tableGrid),
+  };
+}
+
+/** Why a run shows no verdicts: no model to answer, or answers not scored yet. */
+function missingScores(run: RunData): string | undefined {
+  if (run.scores.length) return undefined;
+  if (!run.config.model?.configured) {
+    return `No answer model was configured for this run (${run.config.model?.detail || "none"}), so it has no answers and no verdicts; retrieval metrics only. Run again with a model (--llm) to answer.`;
+  }
+  return `The answers are stored but not scored yet: run \`membench score ${run.dir}\` for verdicts.`;
+}
+
 function runOverview(run: RunData) {
   const rows = probeRows(run);
   const { options } = run.config;
   const sample = run.records.find((r) => r.retrieval);
+  const headline = headlineFor(options.benchmark, run.summary?.results ?? []);
   return {
     id: run.id,
     benchmark: options.benchmark,
@@ -91,6 +119,12 @@ function runOverview(run: RunData) {
     retrievalK: sample ? retrievalK(sample, answerDepthOf(run)) : undefined,
     summary: run.summary,
     scored: run.scores.length > 0,
+    /** What is missing when nothing is scored. */
+    missing: missingScores(run),
+    /** The benchmark's headline for this run (headline.ts), as the report and compare use it. */
+    headline,
+    /** Whether a judge was called, so judge failures mean something. */
+    judged: run.scores.length > 0 && judgeRan(options.benchmark, readScoringInfo(run.dir)),
     verdictMetrics: VERDICT_METRICS.filter((v) => rows.some((r) => r.metric === v.metric)),
     labels: labelValues(rows),
     stages: FAILURE_STAGES,
@@ -152,6 +186,7 @@ export async function handleApi(runsDir: string, method: string, url: URL, body?
   const run = loadRun(entry);
 
   if (sub === undefined) return method === "GET" ? ok(runOverview(run)) : fail(405, "GET only");
+  if (sub === "tables" && key === undefined) return method === "GET" ? ok(runTables(run)) : fail(405, "GET only");
   if (sub === "probes" && key === undefined) {
     if (method !== "GET") return fail(405, "GET only");
     const rows = filterRows(probeRows(run), parseFilter(url.searchParams));
