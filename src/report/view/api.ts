@@ -5,7 +5,7 @@
  *   GET    /api/runs                      runs with their headline numbers
  *   GET    /api/runs/:id                  one run: config, summary, label values
  *   GET    /api/runs/:id/tables           the report's paper-layout and retrieval tables, laid out
- *   GET    /api/runs/:id/probes?filters   probe rows (see parseFilter), `sort`, `limit` / `offset`
+ *   GET    /api/runs/:id/probes?filters   probe rows (see parseFilter), `sort` (+ `order=desc`), `limit` / `offset`
  *   GET    /api/runs/:id/probes/:key      one probe in full, with gold and evidence
  *   POST   /api/runs/:id/overrides        {key, value, comment}: override its verdict (409 on a read-only run)
  *   DELETE /api/runs/:id/overrides?key=   remove the overrides of a probe
@@ -21,7 +21,16 @@ import type { BenchmarkSection } from "../model.ts";
 import { loadRun as loadReportRun, readScoringInfo } from "../run-data.ts";
 import { diffRuns } from "./diff.ts";
 import { clearVerdictOverride, OverrideError, overridesUnavailable, setVerdictOverride } from "./override.ts";
-import { answerDepthOf, filterRows, findRecord, labelValues, parseFilter, probeDetail, probeRows } from "./probes.ts";
+import {
+  answerDepthOf,
+  filterRows,
+  findRecord,
+  labelValues,
+  parseFilter,
+  probeDetail,
+  probeRows,
+  sortRows,
+} from "./probes.ts";
 import { findRun, listRuns, loadRun, parseProbeKey, type RunData, readRunHead } from "./runs.ts";
 import { FAILURE_STAGES, retrievalK, VERDICT_METRICS, verdictMetricOf } from "./verdict.ts";
 
@@ -189,9 +198,14 @@ export async function handleApi(runsDir: string, method: string, url: URL, body?
   if (sub === "tables" && key === undefined) return method === "GET" ? ok(runTables(run)) : fail(405, "GET only");
   if (sub === "probes" && key === undefined) {
     if (method !== "GET") return fail(405, "GET only");
-    const rows = filterRows(probeRows(run), parseFilter(url.searchParams));
-    const offset = Math.max(0, Number(url.searchParams.get("offset")) || 0);
-    const limit = Math.min(MAX_ROWS, Math.max(1, Number(url.searchParams.get("limit")) || MAX_ROWS));
+    const params = url.searchParams;
+    const rows = sortRows(
+      filterRows(probeRows(run), parseFilter(params)),
+      params.get("sort") || undefined,
+      params.get("order") === "desc",
+    );
+    const offset = Math.max(0, Number(params.get("offset")) || 0);
+    const limit = Math.min(MAX_ROWS, Math.max(1, Number(params.get("limit")) || MAX_ROWS));
     return ok({ total: rows.length, offset, rows: rows.slice(offset, offset + limit) });
   }
   if (sub === "probes") {

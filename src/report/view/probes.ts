@@ -119,6 +119,52 @@ export function filterRows(rows: readonly ProbeRow[], f: ProbeFilter): ProbeRow[
   );
 }
 
+/** Sort keys of the probe list: a column, or `label.<key>`. */
+export const SORT_KEYS = ["probe", "system", "setting", "verdict", "value", "retrieval", "stage"] as const;
+
+const OUTCOME_ORDER: Record<string, number> = { incorrect: 0, correct: 1, unscored: 2 };
+
+/** Natural order ("q2" before "q10"); a missing value sorts last either way. */
+const collator = new Intl.Collator("en", { numeric: true });
+
+function sortValue(row: ProbeRow, key: string): string | number | undefined {
+  if (key.startsWith("label.")) return row.labels[key.slice(6)];
+  switch (key) {
+    case "probe":
+      return `${row.episodeId}\u0000${row.probeId}`;
+    case "system":
+      return row.system;
+    case "setting":
+      return row.setting;
+    case "verdict":
+      return OUTCOME_ORDER[row.outcome];
+    case "value":
+      return row.value;
+    case "retrieval":
+      return row.retrieval;
+    case "stage":
+      return row.stage;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The rows in the order asked for (`sort`, `desc`); ties keep the run's order.
+ * Rows without the value (no label, no score) go last in both directions.
+ */
+export function sortRows(rows: readonly ProbeRow[], sort: string | undefined, desc: boolean): ProbeRow[] {
+  if (!sort) return desc ? [...rows].reverse() : [...rows];
+  const keyed = rows.map((row, i) => ({ row, i, v: sortValue(row, sort) }));
+  keyed.sort((a, b) => {
+    if (a.v === undefined || b.v === undefined) return a.v === b.v ? a.i - b.i : a.v === undefined ? 1 : -1;
+    const c =
+      typeof a.v === "number" && typeof b.v === "number" ? a.v - b.v : collator.compare(String(a.v), String(b.v));
+    return (desc ? -c : c) || a.i - b.i;
+  });
+  return keyed.map((k) => k.row);
+}
+
 /** Every label key of the run's probes with its values, for the filter menus. */
 export function labelValues(rows: readonly ProbeRow[]): Record<string, string[]> {
   const out = new Map<string, Set<string>>();

@@ -150,11 +150,15 @@ async function showRuns() {
 const view = { run: undefined, query: "", key: undefined };
 
 const FILTER_NAMES = ["system", "setting", "outcome", "retrieval", "stage", "text"];
+/** The list's order and page live in the address too, so Back returns to the same page of the list. */
+const LIST_NAMES = [...FILTER_NAMES, "sort", "order", "page", "size"];
+const PAGE_SIZES = [25, 50, 100, 200];
+const DEFAULT_PAGE_SIZE = 50;
 
-function filterQuery(params) {
+function listQuery(params, names = LIST_NAMES) {
   const out = new URLSearchParams();
   for (const [name, value] of params) {
-    if (value && (FILTER_NAMES.includes(name) || name.startsWith("label."))) out.set(name, value);
+    if (value && (names.includes(name) || name.startsWith("label."))) out.set(name, value);
   }
   return out.toString();
 }
@@ -165,12 +169,16 @@ function runHash(key, query = view.query) {
 }
 
 async function showRun(id, params, key) {
-  const query = filterQuery(params);
-  if (!view.run || view.run.id !== id || view.query !== query || !document.getElementById("probe-list")) {
-    const run = await api(`/api/runs/${enc(id)}`);
-    Object.assign(view, { run, query });
+  const query = listQuery(params);
+  if (!view.run || view.run.id !== id || !document.getElementById("probe-list")) {
+    view.run = await api(`/api/runs/${enc(id)}`);
+    view.query = undefined;
     renderRunPage(params);
-    await loadProbes();
+  }
+  if (view.query !== query) {
+    view.query = query;
+    document.getElementById("filters").replaceWith(renderFilters(params));
+    await loadProbes(params);
   }
   view.key = key;
   await showDetail(key);
@@ -187,27 +195,32 @@ function renderRunPage(params) {
       `${run.benchmark}${run.variant ? ` (${run.variant})` : ""} · data ${run.data} · systems ${run.systems.join(", ")} · settings ${run.settings.join(", ")} · ${run.createdAt ?? ""}`,
     ),
     h("p", { class: "meta" }, `model: ${run.model?.detail ?? "none"}`),
-    run.scored
-      ? null
-      : h("p", { class: "warning" }, "This run has no scores yet (membench score): verdicts cannot be shown."),
+    run.missing ? h("p", { class: "warning", id: "missing-scores" }, run.missing) : null,
     h("section", { id: "summary" }),
     h("h2", {}, "Probes"),
     renderFilters(params),
     h(
       "div",
       { class: "layout" },
-      h("div", { class: "list" }, h("p", { id: "probe-count", class: "meta" }), h("table", { id: "probe-list" })),
+      h(
+        "div",
+        { class: "list" },
+        h("p", { id: "probe-count", class: "meta" }),
+        h("table", { id: "probe-list" }),
+        h("div", { id: "pager", class: "pager" }),
+      ),
       h("section", { id: "detail", class: "detail" }),
     ),
   );
   renderSummary();
 }
 
-/** Metric columns of the results table: verdicts first, then retrieval at the answer depth. */
+/** Metric columns of the results table: the benchmark's headline first, then verdicts, then retrieval at the answer depth. */
 function summaryColumns(run) {
   const rows = run.summary?.results ?? [];
   const k = run.retrievalK;
   const wanted = [
+    ...(run.headline ? [run.headline.metric] : []),
     ...run.verdictMetrics.map((v) => v.metric),
     "qa_score_norm",
     "task_averaged_accuracy",
@@ -233,7 +246,14 @@ function renderSummary() {
       h(
         "tr",
         {},
-        ["system", "setting", "n", ...columns, "judge failures", "skipped"].map((c) => h("th", {}, c)),
+        [
+          "system",
+          "setting",
+          "n",
+          ...columns.map((c) => (c === run.headline?.metric ? `${c} (headline)` : c)),
+          ...(run.judged ? ["judge failures"] : []),
+          "skipped",
+        ].map((c) => h("th", {}, c)),
       ),
     ),
     h(
@@ -255,7 +275,7 @@ function renderSummary() {
               ci ? h("span", { class: "meta" }, ` [${fmt(ci[0])}, ${fmt(ci[1])}]`) : null,
             );
           }),
-          h("td", { class: "num" }, String(row.judge_failures ?? 0)),
+          run.judged ? h("td", { class: "num" }, String(row.judge_failures ?? 0)) : null,
           h("td", {}, row.skipped.map((s) => `${s}: ${row.skipReasons[s] ?? ""}`).join("; ")),
         ),
       ),
@@ -267,8 +287,15 @@ function renderSummary() {
     table,
     run.overrides ? h("p", { class: "meta" }, "Scores include manual overrides (see the drill-down).") : null,
     run.readOnly ? h("p", { class: "meta", id: "read-only-note" }, `Read-only run: ${run.readOnly}.`) : null,
+    run.headline
+      ? h(
+          "p",
+          { class: "meta", id: "headline-note" },
+          `Headline: ${run.headline.label} (${run.headline.metric}), the metric the report and membench compare use for this run.`,
+        )
+      : null,
     renderByLabel(rows, columns[0]),
-    renderPaperTables(rows),
+    renderPaperTables(),
   );
 }
 
@@ -315,44 +342,65 @@ function renderByLabel(rows, metric) {
   );
 }
 
-function renderPaperTables(rows) {
-  const tables = rows.flatMap((r) => (r.tables ?? []).map((t) => ({ row: r, table: t })));
-  if (!tables.length) return null;
-  return h(
-    "details",
-    {},
-    h("summary", {}, "Tables in the papers' layout"),
-    tables.map(({ row, table }) => [
-      h("h3", {}, `${table.title} — ${row.system} / ${row.setting}`),
+/** One table as the report lays it out (format.ts tableGrid): reported rows beside ours, CIs, notes. */
+function renderGrid(grid) {
+  return [
+    h("h3", {}, grid.title),
+    grid.sources.length ? h("p", { class: "meta" }, `${grid.sourceLabel}: ${grid.sources.join("; ")}.`) : null,
+    h(
+      "table",
+      { class: "paper-table", "data-table": grid.id },
       h(
-        "table",
+        "thead",
         {},
         h(
-          "thead",
+          "tr",
           {},
+          grid.header.map((c) => h("th", {}, c)),
+        ),
+      ),
+      h(
+        "tbody",
+        {},
+        grid.rows.map((row) =>
           h(
             "tr",
-            {},
-            h("th", {}, ""),
-            table.columns.map((c) => h("th", {}, c)),
-          ),
-        ),
-        h(
-          "tbody",
-          {},
-          table.rows.map((r) =>
-            h(
-              "tr",
-              {},
-              h("td", {}, r.label),
-              table.columns.map((c) => h("td", { class: "num" }, fmt(r.cells[c] ?? undefined))),
-            ),
+            { class: row.kind ?? "" },
+            row.cells.map((c, i) => h("td", grid.numeric[i] ? { class: "num" } : {}, c)),
           ),
         ),
       ),
-      table.note ? h("p", { class: "meta" }, table.note) : null,
-    ]),
+    ),
+    grid.notes.map((n) => h("p", { class: "meta" }, n)),
+  ];
+}
+
+/** The report's merged paper-layout tables, fetched when opened (their CIs take a moment on a large run). */
+function renderPaperTables() {
+  const body = h("div", { id: "paper-tables-body" }, h("p", { class: "meta" }, "loading…"));
+  let loaded = false;
+  const box = h(
+    "details",
+    { id: "paper-tables" },
+    h("summary", {}, "Tables in the papers' layout, and retrieval (as in membench report)"),
+    body,
   );
+  box.addEventListener("toggle", async () => {
+    if (!box.open || loaded) return;
+    loaded = true;
+    try {
+      const { tables, retrieval } = await api(`/api/runs/${enc(view.run.id)}/tables`);
+      fill(
+        body,
+        tables.length ? tables.map(renderGrid) : h("p", { class: "meta" }, "This benchmark has no paper tables."),
+        retrieval.map(renderGrid),
+      );
+    } catch (error) {
+      loaded = false;
+      fill(body, h("p", { class: "warning" }, error.message));
+    }
+  });
+  return box;
 }
 
 function renderFilters(params) {
@@ -401,7 +449,51 @@ function renderFilters(params) {
       ),
     ),
     h("label", {}, "text", h("input", { name: "text", type: "search", value: params.get("text") ?? "" })),
+    h(
+      "label",
+      {},
+      "sort by",
+      h(
+        "select",
+        { name: "sort", id: "filter-sort" },
+        [
+          ["", "run order"],
+          ["probe", "probe"],
+          ...(run.systems.length > 1 ? [["system", "system"]] : []),
+          ...(run.settings.length > 1 ? [["setting", "setting"]] : []),
+          ["verdict", "verdict"],
+          ["value", "verdict value"],
+          ["retrieval", "retrieval"],
+          ["stage", "failure stage"],
+          ...Object.keys(run.labels).map((k) => [`label.${k}`, k]),
+        ].map(([value, text]) => h("option", { value, selected: (params.get("sort") ?? "") === value }, text)),
+      ),
+    ),
+    h(
+      "label",
+      {},
+      "order",
+      h(
+        "select",
+        { name: "order", id: "filter-order" },
+        h("option", { value: "" }, "ascending"),
+        h("option", { value: "desc", selected: params.get("order") === "desc" }, "descending"),
+      ),
+    ),
+    h(
+      "label",
+      {},
+      "per page",
+      h(
+        "select",
+        { name: "size", id: "filter-size" },
+        PAGE_SIZES.map((n) =>
+          h("option", { value: n === DEFAULT_PAGE_SIZE ? "" : String(n), selected: pageSize(params) === n }, String(n)),
+        ),
+      ),
+    ),
   );
+  // A new filter or order starts again at page 1.
   const apply = (event) => {
     event.preventDefault();
     const out = new URLSearchParams();
@@ -413,11 +505,28 @@ function renderFilters(params) {
   return form;
 }
 
-async function loadProbes() {
+function pageSize(params) {
+  const n = Number(params.get("size"));
+  return PAGE_SIZES.includes(n) ? n : DEFAULT_PAGE_SIZE;
+}
+
+/** One page of the filtered, sorted probe list, and the pager under it. */
+async function loadProbes(params = new URLSearchParams(view.query)) {
   const run = view.run;
-  const data = await api(`/api/runs/${enc(run.id)}/probes?${view.query}`);
+  const size = pageSize(params);
+  const wanted = Math.max(1, Math.floor(Number(params.get("page"))) || 1);
+  const query = listQuery(params, [...FILTER_NAMES, "sort", "order"]);
+  let data = await api(`/api/runs/${enc(run.id)}/probes?${query}&limit=${size}&offset=${(wanted - 1) * size}`);
+  const pages = Math.max(1, Math.ceil(data.total / size));
+  // A page past the end (the filter left fewer rows): show the last one.
+  if (wanted > pages)
+    data = await api(`/api/runs/${enc(run.id)}/probes?${query}&limit=${size}&offset=${(pages - 1) * size}`);
+  const page = Math.min(wanted, pages);
+  const first = data.total ? data.offset + 1 : 0;
   document.getElementById("probe-count").textContent =
-    `${data.total} of ${run.probes} probe records${data.total > data.rows.length ? ` (first ${data.rows.length} shown)` : ""}`;
+    `${first}–${data.offset + data.rows.length} of ${data.total} probe records` +
+    (data.total < run.probes ? ` (${run.probes} in the run before filters)` : "");
+  renderPager(params, page, pages);
   const labelKeys = Object.keys(run.labels);
   const columns = ["system", "setting"].filter((c) => run[`${c}s`].length > 1);
   fill(
@@ -467,6 +576,25 @@ async function loadProbes() {
   );
 }
 
+function renderPager(params, page, pages) {
+  const go = (n) => {
+    const next = new URLSearchParams(listQuery(params));
+    if (n > 1) next.set("page", String(n));
+    else next.delete("page");
+    return runHash(undefined, next.toString());
+  };
+  const link = (id, text, n, enabled) =>
+    enabled ? h("a", { id, href: go(n), class: "button" }, text) : h("span", { id, class: "button disabled" }, text);
+  fill(
+    document.getElementById("pager"),
+    link("pager-first", "« first", 1, page > 1),
+    link("pager-prev", "‹ previous", page - 1, page > 1),
+    h("span", { id: "pager-page" }, `page ${page} of ${pages}`),
+    link("pager-next", "next ›", page + 1, page < pages),
+    link("pager-last", "last »", pages, page < pages),
+  );
+}
+
 // ------------------------------------------------------------------ one probe
 
 async function showDetail(key) {
@@ -482,6 +610,18 @@ async function showDetail(key) {
     return;
   }
   renderDetail(await api(`/api/runs/${enc(view.run.id)}/probes/${enc(key)}`));
+  reveal(box);
+}
+
+/**
+ * Brings a new drill-down into sight: the panel is sticky beside the list, so
+ * it is already in view on a wide screen; on a narrow one (list above it) or
+ * when opened from an address, scroll to it.
+ */
+function reveal(box) {
+  box.scrollTop = 0;
+  const top = box.getBoundingClientRect().top;
+  if (top < 0 || top > window.innerHeight * 0.5) box.scrollIntoView({ block: "start" });
 }
 
 function textBlock(id, text) {
