@@ -32,7 +32,7 @@ import {
   sortRows,
 } from "./probes.ts";
 import { findRun, listRuns, loadRun, parseProbeKey, type RunData, readRunHead } from "./runs.ts";
-import { FAILURE_STAGES, retrievalK, VERDICT_METRICS, verdictMetricOf } from "./verdict.ts";
+import { FAILURE_STAGES, retrievalK, VERDICT_METRICS } from "./verdict.ts";
 
 export interface ApiResponse {
   status: number;
