@@ -20,7 +20,7 @@ import {
   WORST_OUTCOME,
 } from "../score/types.ts";
 import { type CellCIOptions, tablesWithCIs } from "./cell-ci.ts";
-import { CHART_LABEL, type Headline, headlineFor, scoreValue } from "./headline.ts";
+import { CHART_LABEL, type Headline, headlineFor, retrievalHeadline, scoreValue } from "./headline.ts";
 import type { BenchmarkSection, Cell, CostRow, LayoutTable, RunMeta, SkipLine, TableRow, UsageRow } from "./model.ts";
 import { columnTitles, type ReportedTable, reportedRetrieval, reportedTables } from "./reported.ts";
 import { type RunData, rowName } from "./run-data.ts";
@@ -680,15 +680,19 @@ export function buildSections(runs: readonly RunData[], options: BuildOptions = 
   return benches.map((bench) => {
     const mine = runs.filter((r) => r.config.benchmark === bench);
     const retrieval = retrievalTables(bench, mine);
-    const headline = headlineFor(
-      bench,
-      mine.flatMap((r) => r.summary.results),
-    );
+    const rows = mine.flatMap((r) => r.summary.results);
+    const headline = headlineFor(bench, rows);
+    // Rows without the scored headline (an unscored run combined with a scored one) are shown on retrieval.
+    const lacking =
+      headline?.kind === "scored" &&
+      rows.some((r) => r.setting === "default" && !Number.isFinite(r.metrics[headline.metric]));
+    const fallback = lacking ? retrievalHeadline(rows) : undefined;
     return {
       benchmark: bench,
       title: benchmarkTitle(bench),
       runs: mine.map(runMeta),
       ...(headline ? { headline } : {}),
+      ...(fallback ? { retrievalHeadline: fallback } : {}),
       tables: paperTables(bench, mine, options),
       retrieval,
       cost: mine.flatMap(costRows),

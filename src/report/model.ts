@@ -107,6 +107,8 @@ export interface BenchmarkSection {
   title: string;
   runs: RunMeta[];
   headline?: Headline;
+  /** The retrieval headline for rows without the scored one (an unscored run beside a scored run), when there are such rows. */
+  retrievalHeadline?: Headline;
   tables: LayoutTable[];
   /** Retrieval from provenance, one table per metric family (recall, nDCG, provenance hits and staleness). */
   retrieval: LayoutTable[];

@@ -123,7 +123,7 @@ describe("membench view: paging and drill-down on a long run", { skip }, () => {
     const probeId = (await target.locator("td").first().textContent()) ?? "";
     const question = (await target.locator("td.question-cell").textContent()) ?? "";
     await target.scrollIntoViewIfNeeded();
-    const scrolled = await page.evaluate(() => window.scrollY);
+    const scrolled = await page.evaluate<number>("window.scrollY");
     assert.ok(scrolled > 2000, `the row is far down the page (scrollY ${scrolled})`);
     await target.click();
     await page.locator("#detail #question").waitFor();
@@ -135,7 +135,10 @@ describe("membench view: paging and drill-down on a long run", { skip }, () => {
     assert.ok(await page.locator("#detail #question").isVisible());
     const q = await page.locator("#detail #question").boundingBox();
     assert.ok(q && q.y >= 0 && q.y < 800, `question at y=${q?.y}`);
-    assert.ok(Math.abs((await page.evaluate(() => window.scrollY)) - scrolled) < 400, "the list stays where it was");
+    assert.ok(
+      Math.abs((await page.evaluate<number>("window.scrollY")) - scrolled) < 400,
+      "the list stays where it was",
+    );
     assert.match(page.url(), /#\/run\/many\/probe\/[^?]+\?size=200$/);
     await page.screenshot({ path: join(SHOTS, "viewer-drilldown-far-down.png") });
 
