@@ -153,6 +153,33 @@ describe("membench view API", () => {
     assert.equal(page.body.rows.length, 2);
   });
 
+  it("sorts probes by verdict, label or value, ties in the run's order, paging after sorting", async () => {
+    const rows = async (query: string) =>
+      (await call<ProbeList>(viewer, "GET", `/api/runs/alpha/probes?${query}`)).body.rows.map(
+        (r) => `${r.system}/${r.probeId}`,
+      );
+    assert.deepEqual((await rows("sort=verdict")).slice(0, 4), [
+      "bm25/9c3d7a22",
+      "bm25/71aa0d44",
+      "none/9c3d7a22",
+      "none/71aa0d44",
+    ]);
+    assert.deepEqual(await rows("sort=label.question_type&order=desc&system=bm25"), [
+      "bm25/gpt4_5f1e8b33_abs", // temporal-reasoning
+      "bm25/e47b1c01", // single-session-user
+      "bm25/9c3d7a22", // multi-session
+      "bm25/71aa0d44", // knowledge-update
+    ]);
+    const all = await rows("sort=verdict&order=desc");
+    assert.deepEqual(all.slice(0, 4), [
+      "bm25/e47b1c01",
+      "bm25/gpt4_5f1e8b33_abs",
+      "none/e47b1c01",
+      "none/gpt4_5f1e8b33_abs",
+    ]);
+    assert.deepEqual(await rows("sort=verdict&order=desc&limit=2&offset=2"), all.slice(2, 4));
+  });
+
   it("drills into a probe: question, gold, evidence-marked items, context, answer and the judge's reason as data", async () => {
     const { status, body } = await call<ProbeDetail>(
       viewer,
