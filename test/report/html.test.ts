@@ -36,6 +36,12 @@ describe("HTML report", () => {
           `${f[1]} says why`,
         );
     }
+    // RealMem, MemConflict and Memora ran the default setting only: the flag that adds the others is named.
+    const realmem = figures.find((f) => f[1] === "waterfall-realmem")![3]!;
+    assert.match(
+      realmem,
+      /these runs lack oracle and perfect; run with `--setting default,oracle,perfect` and a model/,
+    );
   });
 
   it("draws legend and axis labels whole, never cut short with an ellipsis", () => {

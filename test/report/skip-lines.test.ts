@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { skipLines } from "../../src/report/build.ts";
+import { mergeSkipLines, skipLines } from "../../src/report/build.ts";
 import { skipLineText } from "../../src/report/markdown.ts";
 import type { RunData } from "../../src/report/run-data.ts";
 
@@ -48,6 +48,36 @@ describe("skipped section: failed judge verdicts", () => {
       "bm25/default: judge verdicts — 5 verdicts failed (3 endpoint failures, 2 unparsable replies) " +
         "and were scored as the worst outcome: " +
         "weekly/curator/q1, weekly/curator/q2 (2 probes)",
+    );
+  });
+});
+
+describe("skipped section: one line for a stage skipped alike in several rows", () => {
+  it("names the rows and their number once, adds up probe counts, keeps different reasons apart", () => {
+    const line = (system: string, setting: "default" | "oracle", stage: string, reason: string, count?: number) => ({
+      run: "r",
+      system,
+      setting,
+      stage,
+      reason,
+      ...(count !== undefined ? { count } : {}),
+    });
+    const merged = mergeSkipLines([
+      ...["bm25", "none", "dense", "ledger", "mem0"].flatMap((s) => [
+        line(s, "default", "answer", "no model configured"),
+        line(s, "oracle", "answer", "no model configured"),
+      ]),
+      line("bm25", "default", "metric faa", "no forgetting criteria", 2),
+      line("none", "default", "metric faa", "no forgetting criteria", 3),
+      line("bm25", "default", "judge", "no answers to judge"),
+    ]);
+    assert.deepEqual(
+      merged.map((m) => skipLineText(m, false)),
+      [
+        "answer — no model configured (10 rows: bm25/default, bm25/oracle, none/default, none/oracle and 6 more)",
+        "metric faa — no forgetting criteria (5 probes; 2 rows: bm25/default, none/default)",
+        "bm25/default: judge — no answers to judge",
+      ],
     );
   });
 });

@@ -52,7 +52,14 @@ describe("membench view: the run page's results, headline and tables", { skip },
       llm: `scripted:${script}`,
     });
     const lme = fixture("longmemeval/longmemeval_s_cleaned.json");
-    await startRun({ benchmark: "longmemeval", data: lme, systems: ["bm25"], out: runs, id: "offline", progress: false });
+    await startRun({
+      benchmark: "longmemeval",
+      data: lme,
+      systems: ["bm25"],
+      out: runs,
+      id: "offline",
+      progress: false,
+    });
     await startRun({
       benchmark: "longmemeval",
       data: lme,
@@ -92,9 +99,9 @@ describe("membench view: the run page's results, headline and tables", { skip },
 
     await page.locator("#paper-tables summary").click();
     await page.locator("#paper-tables table.paper-table").first().waitFor();
-    const ids = await page.locator("#paper-tables table.paper-table").evaluateAll((t) =>
-      t.map((x) => x.getAttribute("data-table")),
-    );
+    const ids = await page
+      .locator("#paper-tables table.paper-table")
+      .evaluateAll((t) => t.map((x) => x.getAttribute("data-table")));
     assert.ok(ids.includes("retrieval-recall") && ids.includes("retrieval-ndcg"), ids.join(", "));
     // One merged table per layout: the paper's rows beside ours, ours with n and a CI.
     // LoCoMo publishes J (LLM judge) numbers: their table stands beside our row, which says J did not run.
