@@ -291,7 +291,7 @@ function renderSummary() {
       ? h(
           "p",
           { class: "meta", id: "headline-note" },
-          `Headline: ${run.headline.label} (${run.headline.metric}), the metric the report and membench compare use for this run.`,
+          `Headline: ${run.headline.label}${run.headline.label === run.headline.metric ? "" : ` (${run.headline.metric})`}, the metric the report and membench compare use for this run.`,
         )
       : null,
     renderByLabel(rows, columns[0]),
