@@ -6,7 +6,7 @@ import type { Setting } from "../../run/record.ts";
 import type { Summary } from "../../run/summary.ts";
 import { markdownTable, retrievalTable } from "../../run/table.ts";
 import { log } from "../../util/log.ts";
-import { collect, SYSTEM_HELP, SYSTEM_OPTION_HELP } from "../options.ts";
+import { collect, EMBED_WORKERS_HELP, SYSTEM_HELP, SYSTEM_OPTION_HELP } from "../options.ts";
 import { LENIENT_HELP, printScores, scoreOptions } from "./score.ts";
 
 interface RunFlags {
@@ -31,6 +31,7 @@ interface RunFlags {
   context?: string;
   tokenBudget?: string;
   embedder?: string;
+  embedWorkers?: string;
   llm?: string;
   ledgerExtractor?: string;
   ledgerRetrieval?: string;
@@ -141,6 +142,7 @@ export function registerRunCommand(program: Command): void {
     .option("--context <kind>", "RealMem: memory (top-20 items, default) or session (top-5 whole sessions)")
     .option("--token-budget <n>", "token budget given to the systems (full-context: newest turns kept)")
     .option("--embedder <spec>", "use-lite | hashing[:DIM] | openai:MODEL | onnx:DIR")
+    .option("--embed-workers <n>", EMBED_WORKERS_HELP)
     .option("--llm <spec>", "answer model: openai, openai:MODEL or scripted:FILE")
     .option(
       "--ledger-extractor <mode>",
@@ -181,6 +183,7 @@ Environment variables (MEMBENCH_*, OPENAI_*) and the scripted model's JSONL form
       // Loaded when the command runs, so `--help` stays light (see main.ts).
       const { resumeRun, startRun } = await import("../../run/runner.ts");
       const { ledgerAliasOptions } = await import("../../run/ledger-config.ts");
+      const { configuredEmbedWorkers } = await import("../../run/system-context.ts");
       let outcome: Awaited<ReturnType<typeof startRun>>;
       if (flags.resume && flags.retryFailed && flags.resume !== flags.retryFailed) {
         throw new ConfigError("--resume and --retry-failed name different runs; give one", "retry-failed");
@@ -225,6 +228,7 @@ Environment variables (MEMBENCH_*, OPENAI_*) and the scripted model's JSONL form
           },
           tokenBudget: num(flags.tokenBudget, "token-budget"),
           embedder: flags.embedder,
+          ...(flags.embedWorkers !== undefined ? { embedWorkers: configuredEmbedWorkers(flags.embedWorkers) } : {}),
           llm: flags.llm,
           progress: flags.progress,
           scoring: scoreOptions(flags),
