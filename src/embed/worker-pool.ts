@@ -43,10 +43,19 @@ export interface WorkerPoolOptions {
   size: number;
 }
 
-/** Starts `script` as a worker; from source (`.ts`) through tsx's loader, which workers do not inherit. */
+/**
+ * Starts `script` as a worker. From source (`.ts`), tsx's loader is registered in the
+ * worker first: workers do not inherit it. Without tsx, Node is left to run the
+ * `.ts` file itself (type stripping).
+ */
 function startWorker(script: URL): Worker {
   if (!script.pathname.endsWith(".ts")) return new Worker(script);
-  const tsx = import.meta.resolve("tsx/esm/api");
+  let tsx: string;
+  try {
+    tsx = import.meta.resolve("tsx/esm/api");
+  } catch {
+    return new Worker(script);
+  }
   const code = `import(${JSON.stringify(tsx)}).then((m) => m.register()).then(() => import(${JSON.stringify(script.href)}))`;
   return new Worker(code, { eval: true });
 }
