@@ -104,21 +104,28 @@ export class BatchingEmbedder implements Embedder {
   }
 
   private async run(batch: Item[]): Promise<void> {
+    // A text asked for twice in one batch (by two callers, or twice by one) is sent once.
+    const slot = new Map<string, number>();
+    for (const { text } of batch) if (!slot.has(text)) slot.set(text, slot.size);
     let vectors: Float32Array[];
     try {
-      vectors = await this.inner.embed(batch.map((item) => item.text));
-      if (vectors.length !== batch.length) {
-        throw new Error(`embedder ${this.inner.id} returned ${vectors.length} vectors for ${batch.length} texts`);
+      vectors = await this.inner.embed([...slot.keys()]);
+      if (vectors.length !== slot.size) {
+        throw new Error(`embedder ${this.inner.id} returned ${vectors.length} vectors for ${slot.size} texts`);
       }
     } catch (error) {
       for (const { request } of batch) this.fail(request, error);
       return;
     }
-    batch.forEach(({ request, index }, i) => {
-      if (request.failed) return;
-      request.vectors[index] = vectors[i]!;
+    const given = new Set<number>();
+    for (const { request, index, text } of batch) {
+      if (request.failed) continue;
+      const at = slot.get(text)!;
+      // Each caller owns its vector: a repeat gets a copy.
+      request.vectors[index] = given.has(at) ? vectors[at]!.slice() : vectors[at]!;
+      given.add(at);
       if (--request.left === 0) request.resolve(request.vectors);
-    });
+    }
   }
 
   /** Fails a request once, and drops its texts still waiting: nobody will read them. */

@@ -74,6 +74,18 @@ describe("BatchingEmbedder", () => {
     assert.deepEqual(inner.calls.at(-1), ["late 0", "late 1"]);
   });
 
+  it("sends a text repeated within one batch once, and gives each caller its own vector", async () => {
+    const inner = new SlowEmbedder();
+    const batching = new BatchingEmbedder(inner, { batchSize: 8 });
+    const [a, b] = await Promise.all([batching.embed(["same", "other", "same"]), batching.embed(["same"])]);
+    assert.deepEqual(inner.calls, [["same", "other"]]);
+    assert.deepEqual([...a[2]!], [...a[0]!]);
+    assert.deepEqual([...b[0]!], [...a[0]!]);
+    a[0]!.fill(3);
+    assert.notDeepEqual([...b[0]!], [...a[0]!]);
+    assert.notDeepEqual([...a[2]!], [...a[0]!]);
+  });
+
   it("fails only the callers with texts in a failed batch, and drops their texts still queued", async () => {
     const inner = new SlowEmbedder(5, "bad");
     const batching = new BatchingEmbedder(inner, { batchSize: 2 });
