@@ -30,6 +30,7 @@ import {
   type BenchData,
   benchData,
   header,
+  machineNote,
   type ResultHeader,
   ROOT,
   round,
@@ -189,7 +190,7 @@ export async function runEmbedBench(
     const secondRunEmbedsNothing = second.vectorsAdded === 0 && (second.textsEmbedded ?? 0) === 0;
 
     const label = `${source.label}, first ${sessions.length} of ${episode.sessions.length} sessions`;
-    console.log(`\n## offline embedder (use-lite; ${label})\n`);
+    console.log(`\n## offline embedder (use-lite; ${label}; ${machineNote()})\n`);
     console.log(`model load (first call): ${modelLoadMs.toFixed(0)} ms\n`);
     console.log("| cache | turns | sessions | ms per turn | ms per session | session p95 | ratio to cold |");
     console.log("|---|---:|---:|---:|---:|---:|---:|");

@@ -33,6 +33,7 @@ import {
   formatRate,
   header,
   MIN_MEASURABLE_MS,
+  machineNote,
   type ResultHeader,
   round,
   writeResult,
@@ -177,7 +178,7 @@ export async function runHarnessBench(
   const script = writeZeroLatencyScript(dir);
   const rows: HarnessRow[] = [];
   console.log(
-    "\n## harness overhead (concurrency 1, zero-latency scripted model; harness = wall − data loading − system calls − model calls)\n",
+    `\n## harness overhead (concurrency 1, zero-latency scripted model; harness = wall − data loading − system calls − model calls; ${machineNote()})\n`,
   );
   console.log(
     "| benchmark | data | system | probes | probes/s no model | probes/s scripted | model calls | harness / probe, no model | harness / probe, scripted | scripted / no-model wall |",

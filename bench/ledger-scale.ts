@@ -21,7 +21,7 @@ import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { createEmbedder } from "../src/embed/create.ts";
 import { ingest, latencyQueries, printSearchLatency, type SearchLatency, searchLatency } from "./ledger.ts";
-import { header, type ResultHeader, ROOT, round, writeResult } from "./support.ts";
+import { header, machineNote, type ResultHeader, ROOT, round, writeResult } from "./support.ts";
 
 export const SCALE_SIZES = [10_000, 100_000];
 export const FULL_SCALE_SIZES = [10_000, 100_000, 1_000_000];
@@ -166,9 +166,7 @@ export async function runLedgerScaleBench(
 ): Promise<ScaleResult> {
   const queries = options.queries ?? 200;
   const sizes = options.sizes ?? (options.full ? FULL_SCALE_SIZES : SCALE_SIZES);
-  console.log(
-    `\n## ledger at scale (synthetic, one memory per turn, hashing:256, file store; ${availableParallelism()} cores)\n`,
-  );
+  console.log(`\n## ledger at scale (synthetic, one memory per turn, hashing:256, file store; ${machineNote()})\n`);
   const rows: ScaleRow[] = [];
   for (const size of sizes) {
     const row = await measureInChild(size, size >= 1_000_000, queries);

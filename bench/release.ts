@@ -23,6 +23,7 @@ import {
   type BenchData,
   benchData,
   header,
+  machineNote,
   mib,
   type ResultHeader,
   ROOT,
@@ -111,7 +112,7 @@ export async function runReleaseBench(
     }
   }
   console.log(
-    `\n## whole release: membench bm25-session vs a bare BM25-over-sessions loop (child processes, wall time and peak RSS; offline)\n`,
+    `\n## whole release: membench bm25-session vs a bare BM25-over-sessions loop (child processes, wall time and peak RSS; offline; ${machineNote()})\n`,
   );
   console.log(
     "| data | queries | membench | bare loop | ratio (target ≤ 1.5) | membench peak RSS (target < 400 MB) | bare peak RSS | recall_all@5/10/20 membench | bare | max diff (≤ 0.01) |",

@@ -13,6 +13,7 @@ import {
   type BenchData,
   benchData,
   header,
+  machineNote,
   type ResultHeader,
   round,
   runDirIn,
@@ -80,7 +81,7 @@ export async function runRerunBench(options: RerunOptions = {}): Promise<RerunRe
     await stub.close();
   }
   console.log(
-    `\n## cached re-run (${bench}, ${data.label}, ${system}; stub at ${latencyMs} ms per call, MEMBENCH_CONCURRENCY ${concurrency}, one model cache)\n`,
+    `\n## cached re-run (${bench}, ${data.label}, ${system}; stub at ${latencyMs} ms per call, MEMBENCH_CONCURRENCY ${concurrency}, one model cache; ${machineNote()})\n`,
   );
   console.log("| run | model calls made | wall | ratio to the first run |");
   console.log("|---|---:|---:|---:|");

@@ -5,8 +5,9 @@
  *
  * With no name, every bench in DEFAULT runs (about ten minutes on a 2-core
  * machine). `--full` (or BENCH_FULL=1) runs the long versions: the ledger at
- * 1M memories, the embedder on the whole persona, and adds `ledger` (retrieval
- * of the ledger against the baselines on every sample, and its 100k latency).
+ * 1M memories, the embedder on the whole persona, throughput at concurrency 1
+ * on the RealMem persona, and adds `ledger` (retrieval of the ledger against the
+ * baselines on every sample, and its 100k latency).
  */
 import "../test/support/clean-env.ts";
 import { configureLogger } from "../src/util/log.ts";
@@ -33,7 +34,7 @@ export const BENCHES: Record<string, Bench> = {
   },
   throughput: {
     what: "model-bound efficiency against the stub at 200 ms per call, concurrency 1/8/32/64",
-    run: async () => (await import("./throughput.ts")).runThroughputBench(),
+    run: async (full) => (await import("./throughput.ts")).runThroughputBench({ full }),
   },
   rerun: {
     what: "a cached re-run of a finished run: model calls and wall time ratio",

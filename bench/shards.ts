@@ -15,7 +15,6 @@
  *   npm run bench shards
  */
 import { mkdirSync, readdirSync, readFileSync } from "node:fs";
-import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { replicateRealMem } from "./realmem-data.ts";
 import {
@@ -24,6 +23,7 @@ import {
   type ChildRun,
   hasCommand,
   header,
+  machineNote,
   type ResultHeader,
   ROOT,
   round,
@@ -168,7 +168,7 @@ export async function runShardsBench(
   });
 
   console.log(
-    `\n## shard scaling (${personas.length} units: ${source.label} ×${personas.length} replicated, ${SYSTEM}, offline; ${availableParallelism()} cores)\n`,
+    `\n## shard scaling (${personas.length} units: ${source.label} ×${personas.length} replicated, ${SYSTEM}, offline; ${machineNote()})\n`,
   );
   if (!shardAvailable || !mergeAvailable) {
     const missing = [shardAvailable ? "" : "`membench run --shard`", mergeAvailable ? "" : "`membench merge`"]

@@ -37,6 +37,12 @@ export interface ResultHeader {
   machine: Machine;
 }
 
+/** What a bench's heading says about the machine: "2 cores, load avg 1.3". */
+export function machineNote(): string {
+  const m = machine();
+  return `${m.cores} cores, load avg ${m.loadAvg}`;
+}
+
 export function header(bench: string): ResultHeader {
   return { bench, date: new Date().toISOString(), node: process.version, machine: machine() };
 }
