@@ -8,15 +8,18 @@
  * With `membench run --shard i/n` (detected from `membench run --help`), n shard
  * processes run at once and `membench merge` combines their run stores; the
  * wall time covers both, and the merged metrics are checked against the
- * single-process run's. Without it, shards print "not available". In both cases
- * the same units are also split by hand with `--episodes` (n independent runs,
- * nothing merged): what process parallelism alone gives on this machine.
+ * single-process run's. Without it, shards print "not available". With the
+ * worker pool (`run --queue`, `membench worker`) and a redis-server, the same
+ * units also go through a coordinator and n workers. In every case the units
+ * are split by hand with `--episodes` too (n independent runs, nothing merged):
+ * what process parallelism alone gives on this machine.
  *
  *   npm run bench shards
  */
 import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { replicateRealMem } from "./realmem-data.ts";
+import { redisServerPath, startRedis } from "./redis.ts";
 import {
   type BenchData,
   benchData,
@@ -30,6 +33,7 @@ import {
   runDirIn,
   runHasFlag,
   runMembench,
+  startMembench,
   withTempDir,
   writeResult,
 } from "./support.ts";
@@ -38,15 +42,20 @@ export const SHARD_COUNTS = [1, 2, 4];
 const SYSTEM = "bm25-session";
 
 export interface ShardRow {
-  /** `--shard i/n + merge`, or `--episodes partition` (split by hand, no merge). */
-  method: "shard+merge" | "episodes partition";
+  /**
+   * `episodes partition`: n independent runs over disjoint `--episodes` lists (nothing merged;
+   * n = 1 is the plain run every speed-up is measured against); `shard+merge`: n `run --shard i/n`
+   * processes, then `membench merge`; `queue workers`: one `run --queue` coordinator and n
+   * `membench worker`s on a private redis-server (workers started before the clock).
+   */
+  method: "episodes partition" | "shard+merge" | "queue workers";
   processes: number;
   wallMs: number;
   /** The merge's share of the wall time (shard+merge only). */
   mergeMs?: number;
   /** The one-process wall time of the same method over this one. */
   speedup: number;
-  /** Merged metrics equal the single-process run's (shard+merge with n > 1; the one-process run is the reference). */
+  /** The run's metrics equal the one-process run's (shard+merge and queue rows). */
   metricsEqual?: boolean;
 }
 
@@ -56,6 +65,8 @@ export interface ShardResult extends ResultHeader {
   system: string;
   shardAvailable: boolean;
   mergeAvailable: boolean;
+  /** `available`, or why the worker-pool rows were not run. */
+  queue: string;
   /** How shard indexes are numbered, as found: 0 (`0/n` … `n-1/n`) or 1 (`1/n` … `n/n`). */
   shardBase?: 0 | 1;
   rows: ShardRow[];
@@ -84,6 +95,14 @@ async function shardBase(dir: string): Promise<0 | 1> {
   return probe.code === 2 ? 1 : 0;
 }
 
+/** Whether the build has the worker pool (`run --queue`, `membench worker`) and this machine a redis-server. */
+async function queueStatus(): Promise<string> {
+  if (!(await runHasFlag("--queue")) || !(await hasCommand("worker"))) {
+    return "`membench run --queue` and `membench worker` not in this build";
+  }
+  return redisServerPath() ? "available" : "no redis-server (REDIS_SERVER_PATH, PATH)";
+}
+
 /** Metrics of a run directory's summary, by system/setting, to compare runs. */
 function summaryMetrics(runDir: string): unknown {
   const summary = JSON.parse(readFileSync(join(runDir, "summary.json"), "utf8")) as {
@@ -104,6 +123,7 @@ export async function runShardsBench(
   const source = options.source ?? benchData("realmem", "realmem");
   const shardAvailable = await runHasFlag("--shard");
   const mergeAvailable = await hasCommand("merge");
+  const queue = await queueStatus();
   const rows: ShardRow[] = [];
   let personas: string[] = [];
   let base: 0 | 1 | undefined;
@@ -116,53 +136,80 @@ export async function runShardsBench(
         env: { MEMBENCH_CACHE_DIR: join(dir, "cache") },
       });
 
-    // By hand: n independent runs over disjoint episode lists.
-    let single: number | undefined;
+    // By hand: n independent runs over disjoint episode lists. The one-process run
+    // (every episode) is the reference for every method's speed-up and metrics.
+    let singleMs = 0;
+    let reference: unknown;
     for (const n of counts) {
       const parts = Array.from({ length: n }, (_, i) => personas.filter((_, j) => j % n === i));
+      const outs = parts.map((_, i) => join(dir, `episodes-${n}-${i}`));
       const started = performance.now();
-      await all(parts.map((ids, i) => run(join(dir, `episodes-${n}-${i}`), ["--episodes", ids.join(",")])));
+      await all(parts.map((ids, i) => run(outs[i]!, ["--episodes", ids.join(",")])));
       const wallMs = performance.now() - started;
-      single ??= wallMs;
+      if (n === 1) {
+        singleMs = wallMs;
+        reference = summaryMetrics(runDirIn(outs[0]!));
+      }
       rows.push({
         method: "episodes partition",
         processes: n,
         wallMs: round(wallMs, 0),
-        speedup: round(single / wallMs, 2),
+        speedup: round((singleMs || wallMs) / wallMs, 2),
       });
     }
+    const sameMetrics = (runDir: string) =>
+      reference === undefined ? undefined : JSON.stringify(summaryMetrics(runDir)) === JSON.stringify(reference);
 
     if (shardAvailable && mergeAvailable) {
       base = await shardBase(dir);
-      let singleMs: number | undefined;
-      let reference: unknown;
-      for (const n of counts) {
-        const started = performance.now();
-        if (n === 1) {
-          await run(join(dir, "shard-1"), []);
-          reference = summaryMetrics(runDirIn(join(dir, "shard-1")));
-          singleMs = performance.now() - started;
-          rows.push({ method: "shard+merge", processes: 1, wallMs: round(singleMs, 0), speedup: 1 });
-          continue;
-        }
+      for (const n of counts.filter((c) => c > 1)) {
         const outs = Array.from({ length: n }, (_, i) => join(dir, `shard-${n}-${i}`));
+        const started = performance.now();
         await all(outs.map((out, i) => run(out, ["--shard", `${i + base!}/${n}`])));
         const mergeStart = performance.now();
         const merged = join(dir, `merged-${n}`);
         await runMembench(["merge", ...outs.map((o) => runDirIn(o)), "--out", merged]);
         const ended = performance.now();
-        const equal =
-          reference === undefined
-            ? undefined
-            : JSON.stringify(summaryMetrics(mergedRunDir(merged))) === JSON.stringify(reference);
+        const equal = sameMetrics(mergedRunDir(merged));
         rows.push({
           method: "shard+merge",
           processes: n,
           wallMs: round(ended - started, 0),
           mergeMs: round(ended - mergeStart, 0),
-          speedup: round((singleMs ?? ended - started) / (ended - started), 2),
+          speedup: round((singleMs || ended - started) / (ended - started), 2),
           ...(equal === undefined ? {} : { metricsEqual: equal }),
         });
+      }
+    }
+
+    if (queue === "available") {
+      const redis = await startRedis(redisServerPath()!);
+      try {
+        for (const n of counts) {
+          const name = `bench-${n}`;
+          const pool = ["--queue", redis.url, "--queue-name", name];
+          const workers = Array.from({ length: n }, () =>
+            startMembench(["worker", ...pool], { env: { MEMBENCH_CACHE_DIR: join(dir, "cache") } }),
+          );
+          try {
+            const out = join(dir, `queue-${n}`);
+            const started = performance.now();
+            await run(out, pool);
+            const wallMs = performance.now() - started;
+            const equal = sameMetrics(runDirIn(out));
+            rows.push({
+              method: "queue workers",
+              processes: n,
+              wallMs: round(wallMs, 0),
+              speedup: round((singleMs || wallMs) / wallMs, 2),
+              ...(equal === undefined ? {} : { metricsEqual: equal }),
+            });
+          } finally {
+            await Promise.all(workers.map((w) => w.stop()));
+          }
+        }
+      } finally {
+        await redis.stop();
       }
     }
   });
@@ -170,13 +217,14 @@ export async function runShardsBench(
   console.log(
     `\n## shard scaling (${personas.length} units: ${source.label} ×${personas.length} replicated, ${SYSTEM}, offline; ${machineNote()})\n`,
   );
+  if (queue !== "available") console.log(`queue workers: not available (${queue})\n`);
   if (!shardAvailable || !mergeAvailable) {
     const missing = [shardAvailable ? "" : "`membench run --shard`", mergeAvailable ? "" : "`membench merge`"]
       .filter(Boolean)
       .join(" and ");
     console.log(`shard+merge: not available (${missing} not in this build)\n`);
   }
-  console.log("| method | processes | wall | speed-up over 1 process | merge | merged metrics = single run |");
+  console.log("| method | processes | wall | speed-up over 1 process | merge | metrics = one-process run |");
   console.log("|---|---:|---:|---:|---:|---|");
   for (const r of rows) {
     console.log(
@@ -190,6 +238,7 @@ export async function runShardsBench(
     system: SYSTEM,
     shardAvailable,
     mergeAvailable,
+    queue,
     ...(base === undefined ? {} : { shardBase: base }),
     rows,
   };

@@ -162,6 +162,33 @@ export async function runNode(args: readonly string[], options: ChildOptions = {
   }
 }
 
+/** A membench child left running (a pool worker): stopped with SIGTERM, as Ctrl-C would, and awaited. */
+export interface Background {
+  stop(): Promise<number | null>;
+  /** What it wrote to stderr so far, for an error message. */
+  stderr(): string;
+}
+
+export function startMembench(args: readonly string[], options: ChildOptions = {}): Background {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), membenchBin(), ...args], {
+    cwd: options.cwd ?? tmpdir(),
+    env: childEnv(options.env ?? {}),
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let err = "";
+  child.stderr.on("data", (c: Buffer) => {
+    err += c.toString();
+  });
+  const exited = new Promise<number | null>((done) => child.once("exit", (code) => done(code)));
+  return {
+    stderr: () => err,
+    stop: async () => {
+      if (child.exitCode === null) child.kill("SIGTERM");
+      return exited;
+    },
+  };
+}
+
 function readRss(file: string, byTime: boolean): Pick<ChildRun, "maxRssBytes" | "rssBy"> {
   if (!existsSync(file)) return {};
   const text = readFileSync(file, "utf8");

@@ -30,14 +30,27 @@ describe("bench/shards", () => {
     const sharded = result.rows.filter((r) => r.method === "shard+merge");
     if (result.shardAvailable && result.mergeAvailable) {
       assert.deepEqual(
-        sharded.map((r) => r.processes),
-        [1, 2],
+        sharded.map((r) => [r.processes, r.metricsEqual]),
+        [[2, true]],
+        "the merged run's metrics equal the one-process run's",
       );
-      assert.equal(sharded[1]!.metricsEqual, true, "the merged run's metrics equal the single-process run's");
       assert.ok([0, 1].includes(result.shardBase!));
     } else {
       assert.deepEqual(sharded, []);
       assert.match(printed, /shard\+merge: not available/);
+    }
+    const pooled = result.rows.filter((r) => r.method === "queue workers");
+    if (result.queue === "available") {
+      assert.deepEqual(
+        pooled.map((r) => [r.processes, r.metricsEqual]),
+        [
+          [1, true],
+          [2, true],
+        ],
+      );
+    } else {
+      assert.deepEqual(pooled, []);
+      assert.match(printed, /queue workers: not available/);
     }
   });
 });
