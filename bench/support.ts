@@ -17,7 +17,7 @@ export const RESULTS_DIR = join(ROOT, "bench/results");
 export interface Machine {
   cpu: string;
   cores: number;
-  /** The 1-minute load average when the bench started: other work on a shared machine moves every figure. */
+  /** The 1-minute load average when the bench wrote its results: other work on a shared machine moves every figure. */
   loadAvg?: number;
 }
 
