@@ -17,12 +17,15 @@ import { registerDataCommands } from "./commands/data.ts";
 import { registerDemoCommand } from "./commands/demo.ts";
 import { registerDoctorCommand } from "./commands/doctor.ts";
 import { registerJudgeAgreementCommand } from "./commands/judge-agreement.ts";
+import { registerMergeCommand } from "./commands/merge.ts";
 import { registerReportCommands } from "./commands/report.ts";
 import { registerRunCommand } from "./commands/run.ts";
 import { registerScoreCommands } from "./commands/score.ts";
 import { registerServeCommand } from "./commands/serve.ts";
+import { registerSynthCommand } from "./commands/synth.ts";
 import { registerSystemsCommand } from "./commands/systems.ts";
 import { registerViewCommand } from "./commands/view.ts";
+import { registerWorkerCommand } from "./commands/worker.ts";
 import { EXIT_OK, EXIT_USAGE, reportError, showErrorStacks } from "./errors.ts";
 
 export function buildProgram(): Command {
@@ -51,7 +54,8 @@ Without a model endpoint, membench still loads data, ingests and retrieves;
 answer and judge stages are reported as skipped, never scored.
 
 Exit codes: 0 done; 1 failed (bad data, a model or system failure, failed
-units, an unexpected error); 2 a configuration or usage error.
+units, an unexpected error); 2 a configuration or usage error; 130 a
+\`run --queue\` that stopped waiting at Ctrl-C (its units stay queued).
 
 ${SCRIPTED_HELP}`,
     );
@@ -59,6 +63,7 @@ ${SCRIPTED_HELP}`,
   registerDoctorCommand(program);
   registerDataCommands(program);
   registerRunCommand(program);
+  registerMergeCommand(program);
   registerSystemsCommand(program);
   registerConformanceCommand(program);
   registerScoreCommands(program);
@@ -66,6 +71,8 @@ ${SCRIPTED_HELP}`,
   registerReportCommands(program);
   registerViewCommand(program);
   registerServeCommand(program);
+  registerSynthCommand(program);
+  registerWorkerCommand(program);
   return program;
 }
 

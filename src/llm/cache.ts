@@ -16,6 +16,13 @@ export { canonicalJson };
 
 export const CACHE_FILE = "llm.sqlite";
 
+/**
+ * Canonical texts of the objects a key was made of, by identity: the JSON schema
+ * of a structured reply is one object shared by every call that asks for it (and
+ * never changed), so its text is made once; the rest of a request is new each call.
+ */
+const canonicalTexts = new WeakMap<object, string>();
+
 export function cacheKey(model: Pick<ChatModel, "baseUrl" | "model">, req: ChatRequest): string {
   const content = {
     baseUrl: model.baseUrl,
@@ -28,7 +35,7 @@ export function cacheKey(model: Pick<ChatModel, "baseUrl" | "model">, req: ChatR
     seed: req.seed,
     sample: req.sample,
   };
-  return createHash("sha256").update(canonicalJson(content)).digest("hex");
+  return createHash("sha256").update(canonicalJson(content, canonicalTexts)).digest("hex");
 }
 
 export interface CachedReply {

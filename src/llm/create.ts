@@ -18,6 +18,7 @@ import { createLimiter, DEFAULT_CONCURRENCY, LimitedChatModel } from "./limits.t
 import { DEFAULT_BASE_URL, DEFAULT_TIMEOUT_MS, normaliseBaseUrl, OpenAIChatModel } from "./openai-model.ts";
 import { DEFAULT_MAX_RETRIES, RetryingChatModel, type RetryOptions } from "./retry.ts";
 import { ScriptedChatModel } from "./scripted-model.ts";
+import { acquireSharedLimiter, SharedLimitedChatModel, sharedLimitsUrl } from "./shared-limits.ts";
 import type { ChatModel, ChatRequest, ChatResult } from "./types.ts";
 import { DelegatingChatModel } from "./wrap.ts";
 
@@ -131,6 +132,12 @@ export interface CreateChatModelOptions {
   limiter?: PQueue;
   concurrency?: number;
   rps?: number;
+  /**
+   * A Redis URL whose limits every process of a worker pool shares (concurrency and
+   * rps then count across processes); default: the pool of this process, if any
+   * (shareModelLimits). Stacks on one endpoint in one process share the same slots.
+   */
+  sharedLimits?: string;
   maxRetries?: number;
   /** Overrides retry timing (tests use small delays). */
   retry?: RetryOptions;
@@ -147,15 +154,17 @@ export class ManagedChatModel extends DelegatingChatModel {
     readonly limiter: PQueue,
     readonly cache: ChatCache | undefined,
     private readonly ownsCache: boolean,
+    private readonly releaseShared?: () => void,
   ) {
     super(inner);
   }
   chat(req: ChatRequest): Promise<ChatResult> {
     return this.inner.chat(req);
   }
-  /** Closes the cache if this stack opened it. */
+  /** Closes the cache if this stack opened it, and the connection of shared limits. */
   close(): void {
     if (this.ownsCache) this.cache?.close();
+    this.releaseShared?.();
   }
 }
 
@@ -180,7 +189,21 @@ export function createChatModel(options: CreateChatModelOptions = {}): ManagedCh
   if (spec.kind === "openai") {
     model = new RetryingChatModel(model, { maxRetries: options.maxRetries, ...options.retry });
   }
-  const limiter = options.limiter ?? createLimiter({ concurrency: options.concurrency, rps: options.rps });
+  const sharedUrl = options.sharedLimits ?? sharedLimitsUrl();
+  let shared: ReturnType<typeof acquireSharedLimiter> | undefined;
+  if (sharedUrl) {
+    // The global limits do the pacing; the local queue only keeps this process from
+    // queueing more calls at Redis than could ever be in flight.
+    shared = acquireSharedLimiter({
+      url: sharedUrl,
+      key: spec.kind === "openai" ? `openai:${normaliseBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL)}` : "scripted",
+      concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
+      rps: options.rps,
+    });
+    model = new SharedLimitedChatModel(model, shared.limiter);
+  }
+  const limiter =
+    options.limiter ?? createLimiter({ concurrency: options.concurrency, rps: shared ? undefined : options.rps });
   model = new LimitedChatModel(model, limiter);
   let cache: ChatCache | undefined;
   let ownsCache = false;
@@ -194,7 +217,7 @@ export function createChatModel(options: CreateChatModelOptions = {}): ManagedCh
   }
   const accounting = options.accounting ?? new Accounting(options.prices);
   model = new AccountedChatModel(model, accounting);
-  return new ManagedChatModel(model, accounting, limiter, cache, ownsCache);
+  return new ManagedChatModel(model, accounting, limiter, cache, ownsCache, shared?.release);
 }
 
 export interface EndpointCheck {

@@ -569,11 +569,15 @@ export function skipLines(run: RunData): SkipLine[] {
     }
   }
   for (const unit of run.units.filter((u) => u.state !== "done")) {
+    const dead = unit.deadLetter;
+    const state = dead
+      ? `dead-lettered after ${dead.attempts} attempt${dead.attempts === 1 ? "" : "s"} (queue job ${dead.job})`
+      : unit.state;
     out.push({
       run: id,
       system: unit.system,
       stage: `unit ${unit.episodeId}`,
-      reason: `${unit.state}${unit.error ? `: ${unit.error}` : ""} (its probes are missing from every table)`,
+      reason: `${state}${unit.error ? `: ${unit.error}` : ""} (its probes are missing from every table)`,
     });
   }
   const counts = new Map<string, SkipLine>();

@@ -7,7 +7,7 @@
 import { type Chart, overviewCharts, sectionCharts } from "./charts.ts";
 import { escapeHtml as h } from "./escape.ts";
 import { cellText, columnHeader, commonN, hasGroups, int, MISSING, pivotedGrid, rowSource, usd } from "./format.ts";
-import { costCells, costHeader, READING_GUIDE, skipLineText } from "./markdown.ts";
+import { costCells, costHeader, LATENCY_NOTE, READING_GUIDE, skipLineText } from "./markdown.ts";
 import type { BenchmarkSection, LayoutTable } from "./model.ts";
 import type { RunData } from "./run-data.ts";
 import { renderSvg } from "./svg.ts";
@@ -160,6 +160,7 @@ async function sectionHtml(section: BenchmarkSection, runs: readonly RunData[]):
     section.retrieval ? `<h3>Retrieval</h3>\n${layoutTableHtml(section.retrieval)}` : "",
     "<h3>Cost and latency</h3>",
     costHtml(section),
+    `<p>${h(LATENCY_NOTE).replace(/`([^`]+)`/g, "<code>$1</code>")}</p>`,
     "<h3>Skipped</h3>",
     skipped,
     "</section>",

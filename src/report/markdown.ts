@@ -75,6 +75,13 @@ function pivotedMarkdown(table: Parameters<typeof pivotedGrid>[0]): string {
 
 const latency = (l: StageLatency | undefined) => (l ? `${ms(l.p50)} / ${ms(l.p95)}` : MISSING);
 
+/** What the latencies measure, under the cost-and-latency table (docs/results-schema.md). */
+export const LATENCY_NOTE =
+  "Search and ingest latencies are the wall time of each system call as the replay waited for it: with units " +
+  "replayed at once (`--concurrency`) or answers in flight, that includes the time other work of the process held " +
+  "the thread; compare systems' latencies in runs at `--concurrency 1`. Answer latencies are the model call alone, " +
+  "without its wait for a free slot of the model's concurrency.";
+
 /** The cost-and-latency table's columns, shared by the markdown and HTML reports. */
 export function costHeader(withRun: boolean): string[] {
   return [
@@ -183,7 +190,7 @@ export function sectionMarkdown(section: BenchmarkSection): string {
   }
   for (const table of section.tables) lines.push(layoutTableMarkdown(table), "");
   if (section.retrieval) lines.push(layoutTableMarkdown(section.retrieval), "");
-  lines.push("### Cost and latency", "", costMarkdown(section.cost, withRun), "");
+  lines.push("### Cost and latency", "", costMarkdown(section.cost, withRun), "", LATENCY_NOTE, "");
   lines.push("Model tokens and cost per role:", "", usageMarkdown(section, withRun), "");
   lines.push("### Skipped", "", skippedMarkdown(section, withRun), "");
   return lines.join("\n");

@@ -3,6 +3,8 @@ export * from "./protocols.ts";
 export * from "./record.ts";
 export * from "./replay.ts";
 export * from "./runner.ts";
+export * from "./snapshot.ts";
 export * from "./store.ts";
 export * from "./summary.ts";
 export * from "./table.ts";
+export * from "./unit.ts";

@@ -10,12 +10,13 @@ export interface Progress {
   stop(): void;
 }
 
-export function startProgress(total: number, label: string, enabled = true): Progress {
+/** `unit` names what is counted ("probes" for a run). */
+export function startProgress(total: number, label: string, enabled = true, unit = "probes"): Progress {
   if (!enabled || log.level === "error") return { tick: () => {}, stop: () => {} };
   if (process.stderr.isTTY) {
     const bar = new cliProgress.SingleBar(
       {
-        format: `${label} [{bar}] {value}/{total} probes | ETA {eta_formatted} | cost {cost}`,
+        format: `${label} [{bar}] {value}/{total} ${unit} | ETA {eta_formatted} | cost {cost}`,
         stream: process.stderr,
         hideCursor: true,
       },
@@ -38,7 +39,7 @@ export function startProgress(total: number, label: string, enabled = true): Pro
       last = now;
       const rate = done / Math.max(1, (now - started) / 1000);
       const eta = rate > 0 ? Math.round((total - done) / rate) : 0;
-      log.info(`${label}: ${done}/${total} probes, ${rate.toFixed(1)}/s, ETA ${eta}s, cost ${cost}`);
+      log.info(`${label}: ${done}/${total} ${unit}, ${rate.toFixed(1)}/s, ETA ${eta}s, cost ${cost}`);
     },
     stop: () => {},
   };

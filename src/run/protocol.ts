@@ -95,6 +95,31 @@ export function oracleMemories(probe: Probe): Retrieved[] {
   return probe.gold.evidenceMemories.map((text) => ({ text, score: 1, kind: "memory" as const }));
 }
 
+/** Token counts of memory texts by content: an item recurs at many ranks over a run's probes (~17× on RealMem). */
+const textTokens = new Map<string, number>();
+const headerTokens: number[] = [];
+/** Past this many texts the memo starts over, so a long process holds a bounded number. */
+const MAX_MEMO = 200_000;
+
+/**
+ * o200k tokens of `---- memory ${rank} ----\n${text}`, counted as its header and
+ * its text apart, each once. That sum is exact: o200k's pre-tokenizer ends the
+ * header's last piece (" ----") with its newline, and starts the text afresh,
+ * unless the text goes on with a newline, a carriage return or "/", which that
+ * piece would take in; such a part is counted whole.
+ */
+function memoryPartTokens(header: string, rank: number, text: string): number {
+  if (/^[\r\n/]/.test(text)) return countTokens(`${header}\n${text}`);
+  headerTokens[rank] ??= countTokens(`${header}\n`);
+  let n = textTokens.get(text);
+  if (n === undefined) {
+    if (textTokens.size >= MAX_MEMO) textTokens.clear();
+    n = countTokens(text);
+    textTokens.set(text, n);
+  }
+  return headerTokens[rank]! + n;
+}
+
 /**
  * Numbered memory list within a token budget; items that do not fit are
  * dropped whole rather than cut, so a reader never sees half a memory.
@@ -105,8 +130,9 @@ export function numberedContext(items: readonly Retrieved[], maxItems: number, m
   let used = 0;
   for (const item of items.slice(0, maxItems)) {
     const dated = item.time && item.kind !== "session" ? `(${item.time}) ${item.text}` : item.text;
-    const part = `---- memory ${used + 1} ----\n${dated}`;
-    const n = countTokens(part) + 1;
+    const header = `---- memory ${used + 1} ----`;
+    const part = `${header}\n${dated}`;
+    const n = memoryPartTokens(header, used + 1, dated) + 1;
     if (tokens + n > maxTokens) break;
     parts.push(part);
     tokens += n;

@@ -36,6 +36,12 @@ export interface ProbeRecord {
   answerSkipped?: string;
   answerError?: string;
   /**
+   * The context is frozen and the answer model not asked yet: the answer is asked
+   * from the record after the replay moved on, and a run stopped before that asks it
+   * on `--resume`. Absent once the answer (or its failure) is recorded.
+   */
+  answerPending?: true;
+  /**
    * Who was asked: the answer model (from the stored context, so a failed answer can be
    * asked again without a replay) or the system itself (its memory is needed: a failed
    * answer replays the unit). Absent in records written before this was recorded: the model.
@@ -54,6 +60,15 @@ export interface UnitInfo {
   error?: string;
   /** Wall time of each ingest call, ms. */
   ingestMs: number[];
+  /**
+   * Set when a worker pool gave up on the unit (`run --queue`): every attempt
+   * failed and its job stays in the queue's failed list as `job`. `state` is
+   * then `failed` and `error` the last attempt's. `--resume` tries it again.
+   */
+  deadLetter?: { job: string; attempts: number; at: string };
+  /** When its last attempt started and when it was stored (ISO); absent before it did. */
+  startedAt?: string;
+  finishedAt?: string;
 }
 
 export function unitId(system: string, episodeId: string): string {

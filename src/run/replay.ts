@@ -20,6 +20,13 @@ export interface ReplayOptions {
   settings: readonly Setting[];
   /** The answerer; without one the answer stage is skipped and says so. */
   answerer?: ChatModel;
+  /**
+   * Takes each record the answer model is to answer as soon as its context is
+   * frozen, marked `answerPending`; the replay goes on without waiting, and the
+   * caller asks it (`askAnswerModel`). Without this the replay asks the answerer
+   * itself, all of a probe's answers before the timeline moves on.
+   */
+  deferAnswer?: (record: ProbeRecord, probe: Probe) => void;
   /** Called after each probe with the records it produced. */
   onProbe?: (records: ProbeRecord[]) => void;
 }
@@ -30,6 +37,29 @@ export interface ReplayResult {
 }
 
 const NO_MODEL = "no model configured";
+
+/** The longest the replay runs before it lets the event loop turn. */
+const SLICE_MS = 5;
+
+/**
+ * Lets the event loop turn once `SLICE_MS` went by since it last did. A system
+ * working in memory answers with promises already settled, so a replay would
+ * otherwise run from one microtask to the next for a whole unit and no socket
+ * would be read meanwhile: the answers it handed over would wait for it (a
+ * LoCoMo conversation's 199 probes fired without a pause kept the model idle).
+ */
+function timeSlicer(): () => Promise<void> | undefined {
+  let since = performance.now();
+  return () => {
+    if (performance.now() - since < SLICE_MS) return undefined;
+    return new Promise<void>((resolve) =>
+      setImmediate(() => {
+        since = performance.now();
+        resolve();
+      }),
+    );
+  };
+}
 
 function toIngestTurns(session: Session): IngestTurn[] {
   return session.turns.map((t) => ({ id: t.id, role: t.role, speaker: t.speaker, content: t.content, time: t.time }));
@@ -79,16 +109,23 @@ async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number }>
   return { value, ms: performance.now() - start };
 }
 
-/** Runs one answer attempt on `record`: a failure is recorded as such and scored as a failure later, never dropped. */
-async function attempt(record: ProbeRecord, fn: () => Promise<void>): Promise<void> {
+/**
+ * Runs one answer attempt on `record`: a failure is recorded as such and scored
+ * as a failure later, never dropped. `answerMs` is what `fn` returns (the model
+ * call's own time, without its wait for a slot of the model's concurrency), else
+ * the attempt's wall time.
+ */
+async function attempt(record: ProbeRecord, fn: () => Promise<number | undefined>): Promise<void> {
   const start = performance.now();
   delete record.answerError;
+  let ms: number | undefined;
   try {
-    await fn();
+    ms = await fn();
   } catch (error) {
     record.answerError = (error as Error).message ?? String(error);
   }
-  record.timings.answerMs = performance.now() - start;
+  delete record.answerPending;
+  record.timings.answerMs = ms ?? performance.now() - start;
 }
 
 /**
@@ -113,6 +150,7 @@ export async function askAnswerModel(
     });
     record.answer = result.text;
     record.usage = { ...result.usage, cached: result.cached };
+    return result.latencyMs;
   });
 }
 
@@ -133,6 +171,7 @@ export async function replayUnit(options: ReplayOptions): Promise<ReplayResult> 
   }
   const records: ProbeRecord[] = [];
   const ingestMs: number[] = [];
+  const pause = timeSlicer();
   const ingested: Session[] = [];
   const byId = new Map<string, Session>();
 
@@ -145,6 +184,9 @@ export async function replayUnit(options: ReplayOptions): Promise<ReplayResult> 
     }
   };
 
+  // A probe's answers are asked before the timeline moves on only when they need
+  // the system's memory as it is now (the system answers itself), or when no one
+  // takes the model's answers (`deferAnswer`): the context is frozen in the record.
   const fire = async (probes: readonly Probe[]) => {
     if (!probes.length) return;
     const flush = await timed(() => call("flush", async () => system.flush?.(ns)));
@@ -154,10 +196,14 @@ export async function replayUnit(options: ReplayOptions): Promise<ReplayResult> 
       for (const setting of options.settings) {
         const record = await assemble(probe, setting, flush.ms);
         produced.push(record);
-        if (record.status === "done") answers.push(answer(probe, setting, record));
+        if (record.status === "done") {
+          const pending = answer(probe, setting, record);
+          if (pending) answers.push(pending);
+        }
       }
       records.push(...produced);
       options.onProbe?.(produced);
+      await pause();
     }
     await Promise.all(answers);
   };
@@ -220,15 +266,24 @@ export async function replayUnit(options: ReplayOptions): Promise<ReplayResult> 
     return record;
   };
 
-  const answer = async (probe: Probe, setting: Setting, record: ProbeRecord): Promise<void> => {
+  const answer = (probe: Probe, setting: Setting, record: ProbeRecord): Promise<void> | undefined => {
     const native = setting === "default" && system.caps.nativeAnswer && system.answer;
     if (native) {
       record.answeredBy = "system";
-      await attempt(record, async () => {
+      return attempt(record, async () => {
         record.answer = await system.answer!(ns, { id: probe.id, question: probe.question, time: probe.time });
+        return undefined;
       });
-    } else if (options.answerer) await askAnswerModel(options.answerer, protocol, probe, record);
-    else record.answerSkipped = NO_MODEL;
+    }
+    if (!options.answerer) {
+      record.answerSkipped = NO_MODEL;
+      return undefined;
+    }
+    if (!options.deferAnswer) return askAnswerModel(options.answerer, protocol, probe, record);
+    record.answeredBy = "model";
+    record.answerPending = true;
+    options.deferAnswer(record, probe);
+    return undefined;
   };
 
   await call("open", () => system.open(ns));
@@ -244,6 +299,7 @@ export async function replayUnit(options: ReplayOptions): Promise<ReplayResult> 
           ),
         );
         ingestMs.push(r.ms);
+        await pause();
       }
       ingested.push(session);
       byId.set(session.id, session);

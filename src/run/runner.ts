@@ -4,9 +4,8 @@
  * units. All requested settings are assembled inside one replay, so default,
  * oracle and perfect always see the same written memory.
  */
-import { execFileSync } from "node:child_process";
-import { createHash } from "node:crypto";
-import { createReadStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { execFile } from "node:child_process";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import PQueue from "p-queue";
 import { BENCHMARKS, getBenchmark, unifiedBenchmark } from "../benchmarks/index.ts";
@@ -16,137 +15,82 @@ import type { Dataset, Episode } from "../core/model.ts";
 import { loadRunData } from "../data/run-data.ts";
 import { unifiedSources } from "../data/unified.ts";
 import { type UsageSink, withUsageSink } from "../llm/accounting.ts";
-import { type ManagedChatModel, modelConfigured, resolveModelSettings } from "../llm/create.ts";
-import { checkScoreOptions, type ScoreRunOptions, scoreRun, summarizeRun } from "../score/score-run.ts";
-import { scorerFor } from "../score/scorers.ts";
-import type { AnySystemDefinition } from "../systems/options.ts";
+import { type ManagedChatModel, modelConfigured } from "../llm/create.ts";
+import { shareModelLimits } from "../llm/shared-limits.ts";
+import type { QueueOptions } from "../pool/coordinator.ts";
 import {
-  disposeSystems,
-  type MadeSystem,
-  makeSystems,
-  type ResolvedSystem,
-  resolveRecorded,
-  resolveSystems,
-  type SystemInput,
-  type SystemRecord,
-} from "../systems/resolve.ts";
-import { applySystemOptions } from "../systems/spec.ts";
+  checkScoreOptions,
+  prepareScoring,
+  type RunConfigLike,
+  scoreKey,
+  scoreRecord,
+  scoreRun,
+  summarizeRun,
+} from "../score/score-run.ts";
+import { scorerFor } from "../score/scorers.ts";
+import type { ProbeScore } from "../score/types.ts";
+import type { AnySystemDefinition } from "../systems/options.ts";
+import { disposeSystems, type MadeSystem, makeSystems, resolveSystems } from "../systems/resolve.ts";
 import type { MemorySystem } from "../systems/types.ts";
 import { log } from "../util/log.ts";
 import { PACKAGE_ROOT, packageVersion } from "../util/paths.ts";
-import { type LedgerFlags, legacyLedgerOptions } from "./ledger-config.ts";
+import { checkRedisUrl, redactRedisUrl } from "../util/redis.ts";
+import { ModelStage } from "./model-stage.ts";
 import { startProgress } from "./progress.ts";
-import type { Protocol, ProtocolOptions } from "./protocol.ts";
+import type { Protocol } from "./protocol.ts";
 import { protocolFor } from "./protocols.ts";
-import { type ProbeRecord, SETTINGS, type Setting, unitId } from "./record.ts";
-import { askAnswerModel, replayUnit } from "./replay.ts";
+import { type ProbeRecord, SETTINGS, type Setting } from "./record.ts";
+import { formatShard } from "./shard.ts";
+import {
+  answerPromptHash,
+  CONFIG_FILE,
+  hashDataFiles,
+  protocolOptions,
+  type RunOptions,
+  type RunSnapshot,
+  readSnapshot,
+} from "./snapshot.ts";
 import { RunStore, STORE_FILE } from "./store.ts";
 import type { Summary } from "./summary.ts";
-import { configuredChatModel, runSystemContext } from "./system-context.ts";
+import {
+  createAnswerer,
+  executeUnit,
+  prepareRun,
+  type RunContext,
+  runContext,
+  storeUnitResult,
+  systemContextOf,
+} from "./unit.ts";
 
-export interface RunOptions {
-  benchmark: string;
-  data: string;
-  /**
-   * The systems: `--system` specs (`bm25`, `ledger#{"extractor":"offline"}`,
-   * `./my-system.js`, `pkg#export`, `http:URL`; docs/systems.md), SystemDefinitions,
-   * or MemorySystem instances (an instance cannot be rebuilt from config.json:
-   * resuming its run needs the same instance passed to resumeRun again).
-   */
-  systems: SystemInput[];
-  /** `--system-option label.key=value`, applied in order over the specs' own options. */
-  systemOptions?: string[];
-  /** `--system-concurrency N`: `concurrency` for every system whose schema takes one. */
-  systemConcurrency?: number;
-  /** `--keep-remote`: remote systems leave their users/containers in place at close. */
-  keepRemote?: boolean;
-  settings?: Setting[];
-  /** At most this many episodes (the first ones, in load order). */
-  limit?: number;
-  /** Only these episode ids. */
-  episodes?: string[];
-  /** Parent folder of run directories (default `runs`). */
-  out?: string;
-  /** Run id (default: benchmark and a timestamp). */
-  id?: string;
-  concurrency?: number;
-  maxCost?: number;
-  protocol?: ProtocolOptions;
-  embedder?: string;
-  /** `openai`, `openai:MODEL` or `scripted:FILE`; default from settings. */
-  llm?: string;
-  /** USD per million tokens, for the cost estimate and `--max-cost`. */
-  price?: { inputPerMTok: number; outputPerMTok: number };
-  /** `--token-budget`: given to every system's context (full-context's budget unless its own option says). */
-  tokenBudget?: number;
-  progress?: boolean;
-  /** Judges, prompts and benchmark options for the scoring that follows the answers. */
-  scoring?: ScoreRunOptions;
-  /** Load the data leniently (`--lenient`): suspicious records are warnings, not errors. Kept for resume and score. */
-  lenient?: boolean;
-}
-
-/** How a run's options are recorded: `systems` holds the row labels; each system's spec, options and info are in `RunSnapshot.systems`. */
-export type RecordedRunOptions = Required<Pick<RunOptions, "benchmark" | "data" | "settings">> & {
-  systems: string[];
-} & Omit<RunOptions, "progress" | "systems" | "systemOptions" | "systemConcurrency"> &
-  LedgerFlags;
-
-export interface RunSnapshot {
-  id: string;
-  variant?: string;
-  createdAt: string;
-  membench: string;
-  gitCommit?: string;
-  node: string;
-  /** `options.systems` is the row labels; runs before systems took options also hold `ledgerExtractor`, `ledgerRetrieval`, `ledgerQueryRewrite`. */
-  options: RecordedRunOptions;
-  /** Every system as made: spec, source (absolute module path, package version), options, caps, info(). Absent in older runs. */
-  systems?: SystemRecord[];
-  dataFiles: Array<{ path: string; bytes: number; sha256: string }>;
-  protocol: Omit<Protocol, "prepare" | "oracle" | "buildContext" | "answerMessages"> & { answerPromptHash: string };
-  model: { configured: boolean; detail: string; spec?: string };
-  embedder?: string;
-}
+// What callers imported from here before the run's snapshot and unit API had modules of their own.
+export {
+  CONFIG_FILE,
+  type RecordedRunOptions,
+  type RunOptions,
+  type RunSnapshot,
+  recordedSystems,
+} from "./snapshot.ts";
 
 export interface RunOutcome {
   dir: string;
   summary: Summary;
   failedUnits: number;
   stoppedForCost: boolean;
+  /** A `--queue` run that stopped waiting (Ctrl-C) with units still queued: `--resume` collects them. */
+  stoppedWaiting?: boolean;
 }
 
-export const CONFIG_FILE = "config.json";
 export const SUMMARY_FILE = "summary.json";
 
-async function sha256File(path: string): Promise<string> {
-  const hash = createHash("sha256");
-  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
-  return hash.digest("hex");
-}
-
-function gitCommit(): string | undefined {
+/** Asked while the data loads: a child process takes tens of milliseconds. */
+async function gitCommit(): Promise<string | undefined> {
   // Only membench's own checkout: installed under a user's repository, git would answer with theirs.
   if (!existsSync(join(PACKAGE_ROOT, ".git"))) return undefined;
-  try {
-    return execFileSync("git", ["rev-parse", "HEAD"], { cwd: PACKAGE_ROOT, stdio: ["ignore", "pipe", "ignore"] })
-      .toString()
-      .trim();
-  } catch {
-    return undefined;
-  }
-}
-
-function selectEpisodes(dataset: Dataset, options: RunOptions): Episode[] {
-  let episodes = dataset.episodes;
-  if (options.episodes?.length) {
-    const wanted = new Set(options.episodes);
-    const unknown = options.episodes.filter((id) => !episodes.some((e) => e.id === id));
-    if (unknown.length) throw new ConfigError(`no such episode: ${unknown.join(", ")}`, "episodes", "--episodes");
-    episodes = episodes.filter((e) => wanted.has(e.id));
-  }
-  if (options.limit !== undefined) episodes = episodes.slice(0, options.limit);
-  return episodes;
+  return new Promise((done) =>
+    execFile("git", ["rev-parse", "HEAD"], { cwd: PACKAGE_ROOT }, (error, stdout) =>
+      done(error ? undefined : stdout.toString().trim()),
+    ),
+  );
 }
 
 /**
@@ -183,33 +127,6 @@ function estimate(episodes: readonly Episode[], protocol: Protocol, systems: num
   return { probes, calls, inputTokens: calls * perCall, outputTokens: calls * 200 };
 }
 
-/** Hash of the answer prompt as rendered for a placeholder probe: changes whenever the wording does. */
-function answerPromptHash(protocol: Protocol): string {
-  const probe = {
-    id: "p",
-    question: "{question}",
-    time: "{time}",
-    position: { at: "end" as const },
-    labels: {},
-    gold: {
-      answers: [],
-      wrongAnswers: [],
-      criteria: [],
-      evidenceSessionIds: [],
-      evidenceTurnIds: [],
-      evidenceMemories: [],
-      staleSessionIds: [],
-    },
-  };
-  const messages = protocol.answerMessages(probe, { text: "{context}", tokens: 0, used: 0 });
-  return createHash("sha256").update(JSON.stringify(messages)).digest("hex").slice(0, 16);
-}
-
-/** The protocol's options, with the benchmark options that shape answers (`stage: "answer"`). */
-function protocolOptions(options: Pick<RunOptions, "protocol" | "scoring">): ProtocolOptions {
-  return { ...options.protocol, benchmark: options.scoring?.options ?? {} };
-}
-
 /** Creates a new run directory with its config snapshot, then executes it. */
 export async function startRun(options: RunOptions): Promise<RunOutcome> {
   const settings = options.settings?.length ? options.settings : (["default"] as Setting[]);
@@ -225,11 +142,13 @@ export async function startRun(options: RunOptions): Promise<RunOutcome> {
   });
   let bench = getBenchmark(options.benchmark);
   const stamp = new Date().toISOString().replace(/[-:]/g, "").replace(/\..*/, "").replace("T", "-");
-  const id = options.id ?? `${bench.id}-${stamp}`;
+  const shard = options.shard ? `-shard-${options.shard.index}of${options.shard.count}` : "";
+  const id = options.id ?? `${bench.id}-${stamp}${shard}`;
   const dir = resolve(options.out ?? "runs", id);
   if (existsSync(join(dir, CONFIG_FILE))) {
     throw new ConfigError(`${dir} already holds a run; use --resume ${dir} to finish it`, "out", "--out");
   }
+  const commit = gitCommit();
   const dataset = await loadRunData(bench.id, options.data, { lenient: options.lenient });
   const llm = llmStatus(options);
   if (bench.id === unifiedBenchmark.id) bench = unifiedScoredAs(dataset, options.data, llm.configured);
@@ -242,7 +161,7 @@ export async function startRun(options: RunOptions): Promise<RunOutcome> {
     variant: dataset.variant,
     createdAt: new Date().toISOString(),
     membench: packageVersion(),
-    gitCommit: gitCommit(),
+    gitCommit: await commit,
     node: process.versions.node,
     options: {
       ...options,
@@ -253,20 +172,24 @@ export async function startRun(options: RunOptions): Promise<RunOutcome> {
       systemOptions: undefined,
       systemConcurrency: undefined,
       progress: undefined,
+      stop: undefined,
+      ...(options.queue ? { queue: { ...options.queue, url: redactRedisUrl(options.queue.url) } } : {}),
     } as RunSnapshot["options"],
-    dataFiles: await Promise.all(
-      dataset.source.files.map(async (f) => ({ path: f.path, bytes: f.bytes, sha256: await sha256File(f.path) })),
+    dataFiles: await hashDataFiles(dataset.source.files.map((f) => f.path)).then((hashes) =>
+      dataset.source.files.map((f, i) => ({ path: f.path, bytes: f.bytes, sha256: hashes[i]! })),
     ),
     protocol: { ...protocolInfo, answerPromptHash: answerPromptHash(protocol) },
     model: llm,
     embedder: options.embedder,
   };
+  // With a pool, this process's model calls (failed answers asked again, judges) share its limits.
+  if (options.queue) shareModelLimits(checkRedisUrl(options.queue.url));
   // Systems are made before the run directory exists: one that refuses its options
   // (a model it needs, a server that does not answer) leaves nothing behind.
   const answerer = createAnswerer(snapshot);
   let made: MadeSystem[];
   try {
-    made = await makeSystems(resolved, contextOf(snapshot, answerer));
+    made = await makeSystems(resolved, systemContextOf(snapshot, answerer));
   } catch (error) {
     answerer?.close();
     throw error;
@@ -282,10 +205,12 @@ export async function startRun(options: RunOptions): Promise<RunOutcome> {
     throw error;
   }
   try {
-    return await executeRun(dir, snapshot, dataset, options.progress, { answerer, made });
+    return await executeRun(runContext({ dir, snapshot, dataset, answerer, made }), options.progress, options);
   } catch (error) {
     if (created) discardUnstarted(dir);
     throw error;
+  } finally {
+    if (options.queue) shareModelLimits(undefined);
   }
 }
 
@@ -297,19 +222,6 @@ export async function startRun(options: RunOptions): Promise<RunOutcome> {
 export async function runBenchmark(options: RunOptions): Promise<RunOutcome & { records: ProbeRecord[] }> {
   const outcome = await startRun({ ...options, progress: options.progress ?? false });
   return { ...outcome, records: readRecords(outcome.dir) };
-}
-
-/** The systems a snapshot records; a run started before systems took options recorded only ids and the ledger's flags. */
-export function recordedSystems(snapshot: Pick<RunSnapshot, "options" | "systems">): SystemRecord[] {
-  if (snapshot.systems) return snapshot.systems;
-  const ids = snapshot.options.systems;
-  const specs = ids.map((id) => ({ label: id, id, options: {} as Record<string, unknown> }));
-  return applySystemOptions(specs, legacyLedgerOptions(ids, snapshot.options)).map((s) => ({
-    label: s.label,
-    spec: s.label,
-    source: { kind: "registered", id: s.id },
-    options: s.options,
-  }));
 }
 
 /**
@@ -370,70 +282,33 @@ export interface ResumeOptions {
   progress?: boolean;
   /** The definitions and MemorySystem instances the run was started with, where config.json cannot rebuild them. */
   systems?: Array<AnySystemDefinition | MemorySystem>;
+  /**
+   * The worker pool to finish on: default the one the run was started with (re-attached:
+   * results workers finished meanwhile are collected); `false` runs what is left here.
+   */
+  queue?: QueueOptions | false;
+  /** Resolves when a `--queue` run should stop waiting (default: Ctrl-C). */
+  stop?: Promise<void>;
 }
 
 /** Finishes a run whose process died or was stopped: finished units are kept, the rest redone. */
 export async function resumeRun(dir: string, options: boolean | ResumeOptions = {}): Promise<RunOutcome> {
-  const { progress, systems: given } =
-    typeof options === "boolean" ? { progress: options, systems: undefined } : options;
-  const path = join(dir, CONFIG_FILE);
-  if (!existsSync(path))
-    throw new ConfigError(`no ${CONFIG_FILE} in ${dir}: not a run directory`, "resume", "--resume");
-  let snapshot: RunSnapshot;
+  const { progress, systems: given, ...rest } = typeof options === "boolean" ? { progress: options } : options;
+  const queue = rest.queue === false ? undefined : (rest.queue ?? readSnapshot(dir).options.queue);
+  // The answerer is made with the context: with a pool, its calls share the pool's limits.
+  if (queue) shareModelLimits(checkRedisUrl(queue.url));
   try {
-    snapshot = JSON.parse(readFileSync(path, "utf8")) as RunSnapshot;
-  } catch (error) {
-    throw new ConfigError(`cannot read ${path}: ${(error as Error).message}`, "resume", "--resume");
+    // Systems are made again from the snapshot only if a unit is left: asking failed answers again needs none.
+    const ctx = await prepareRun(dir, { systems: given ?? [] });
+    return await executeRun(ctx, progress, { queue, stop: rest.stop });
+  } finally {
+    if (queue) shareModelLimits(undefined);
   }
-  const { benchmark, data, lenient } = snapshot.options;
-  const dataset = await loadRunData(benchmark, data, { lenient });
-  for (const f of snapshot.dataFiles) {
-    if (!existsSync(f.path) || (await sha256File(f.path)) !== f.sha256) {
-      throw new ConfigError(
-        `data file ${f.path} changed since the run started; start a new run instead of resuming`,
-        "resume",
-        dir,
-      );
-    }
-  }
-  // Answers asked now (unfinished units, failed answers asked again) must see the prompt the others saw.
-  const hash = answerPromptHash(protocolFor(dataset.benchmark)(protocolOptions(snapshot.options)));
-  if (snapshot.protocol?.answerPromptHash && snapshot.protocol.answerPromptHash !== hash) {
-    throw new ConfigError(
-      `the answer prompt changed since the run started (${snapshot.protocol.answerPromptHash} → ${hash}, a newer membench?); start a new run instead of resuming`,
-      "resume",
-      dir,
-    );
-  }
-  // Systems are made again from the snapshot only if a unit is left: asking failed answers again needs none.
-  const again = () => resolveRecorded(recordedSystems(snapshot), given ?? []);
-  return executeRun(resolve(dir), snapshot, dataset, progress, undefined, again);
 }
 
 function llmStatus(options: RunOptions): RunSnapshot["model"] {
   const status = modelConfigured({ flags: { llm: options.llm } });
   return { configured: status.configured, detail: status.reason, spec: options.llm };
-}
-
-function createAnswerer(snapshot: RunSnapshot): ManagedChatModel | undefined {
-  if (!snapshot.model.configured) return undefined;
-  const s = resolveModelSettings({ flags: { llm: snapshot.options.llm } });
-  const price = snapshot.options.price;
-  return configuredChatModel(snapshot.options.llm, {
-    prices: price ? { [s.spec.kind === "openai" ? (s.spec.model ?? s.model ?? "") : "scripted"]: price } : undefined,
-  });
-}
-
-/** The context every system of the run gets. */
-function contextOf(snapshot: RunSnapshot, answerer: ManagedChatModel | undefined) {
-  return runSystemContext({
-    embedder: snapshot.options.embedder,
-    llm: snapshot.options.llm,
-    ...(answerer ? { model: answerer } : {}),
-    modelStatus: snapshot.model,
-    tokenBudget: snapshot.options.tokenBudget,
-    keepRemote: snapshot.options.keepRemote,
-  });
 }
 
 /** One line per system that says what it is (its info()), for the log. */
@@ -456,44 +331,27 @@ function crashHook(): (() => void) | undefined {
   };
 }
 
-/**
- * Runs the pending units of a run. A new run comes with its answerer and systems
- * made (`prepared`); a resumed one resolves and makes them here, and only if a
- * unit is left. Systems made are disposed, and the answerer closed, at the end.
- */
+/** Runs the pending units of a run; its systems are disposed, and its answerer closed, at the end. */
 async function executeRun(
-  dir: string,
-  snapshot: RunSnapshot,
-  dataset: Dataset,
+  ctx: RunContext,
   progressOn = true,
-  prepared?: { answerer: ManagedChatModel | undefined; made: MadeSystem[] },
-  resolveAgain?: () => Promise<ResolvedSystem[]>,
+  pool: Pick<RunOptions, "queue" | "stop"> = {},
 ): Promise<RunOutcome> {
-  let made = prepared?.made;
-  const answerer = prepared ? prepared.answerer : createAnswerer(snapshot);
   try {
-    return await executeUnits(dir, snapshot, dataset, progressOn, answerer, async () => {
-      made ??= await makeSystems((await resolveAgain?.()) ?? [], contextOf(snapshot, answerer));
-      return made;
-    });
+    return await executeUnits(ctx, progressOn, pool);
   } finally {
-    answerer?.close();
-    await disposeSystems(made ?? []);
+    await ctx.close();
   }
 }
 
 async function executeUnits(
-  dir: string,
-  snapshot: RunSnapshot,
-  dataset: Dataset,
+  ctx: RunContext,
   progressOn: boolean,
-  answerer: ManagedChatModel | undefined,
-  makeAll: () => Promise<MadeSystem[]>,
+  pool: Pick<RunOptions, "queue" | "stop">,
 ): Promise<RunOutcome> {
+  const { snapshot, dataset, protocol, answerer } = ctx;
+  const dir = ctx.dir!;
   const options = snapshot.options;
-  const protocol = protocolFor(dataset.benchmark)(protocolOptions(options));
-  const episodes = selectEpisodes(dataset, options).map((e) => protocol.prepare(e));
-  if (!episodes.length) throw new ConfigError("no episodes selected", "episodes");
   const store = new RunStore(join(dir, STORE_FILE));
   // Every model call is stored with the unit it served as it ends; calls outside any unit go under "".
   const usageOf =
@@ -501,12 +359,10 @@ async function executeUnits(
     (call) =>
       store.addUsage(unit, "run", call);
   try {
-    store.plan(
-      options.systems.flatMap((system) => episodes.map((e) => ({ id: unitId(system, e.id), system, episodeId: e.id }))),
-    );
+    store.plan(ctx.units);
     const reask = failedAnswers(store);
     const pending = store.units().filter((u) => u.state !== "done");
-    const byId = new Map(episodes.map((e) => [e.id, e]));
+    const byId = ctx.episodes;
     const pendingEpisodes = pending.map((u) => byId.get(u.episodeId)).filter((e): e is Episode => Boolean(e));
     const est = estimate(pendingEpisodes, protocol, 1, options.settings.length);
     est.calls += reask.length;
@@ -533,7 +389,7 @@ async function executeUnits(
     const total = pendingEpisodes.reduce((n, e) => n + e.probes.length, 0);
     const done = store.units().length - pending.length;
     log.info(
-      `${dataset.benchmark}: ${pending.length} units to run${done ? ` (${done} already done)` : ""}, ${total} probes × ${options.settings.length} settings → ${dir}`,
+      `${dataset.benchmark}${ctx.shard ? ` shard ${formatShard(ctx.shard)}` : ""}: ${pending.length} units to run${done ? ` (${done} already done)` : ""}, ${total} probes × ${options.settings.length} settings → ${dir}`,
     );
     const spent = () => {
       const c = store.usage("run")?.total;
@@ -548,84 +404,143 @@ async function executeUnits(
         log.warn(`spent $${c.usd.toFixed(2)} > --max-cost $${options.maxCost}: stopping; --resume ${dir} continues`);
       }
     };
-    await withUsageSink(usageOf(""), async () => {
-      if (pending.length) {
-        const made = await makeAll();
-        logSystems(made);
-        warnIfWholeHaystack(protocol, episodes, made);
-        const systems = new Map(made.map((m) => [m.record.label, m.system]));
-        const progress = startProgress(total, dataset.benchmark, progressOn);
-        const costNow = () => {
-          const c = spent();
-          return c ? (c.known ? `$${c.usd.toFixed(2)}` : "n/a") : "-";
-        };
-        const crash = crashHook();
-        const queue = new PQueue({ concurrency: Math.max(1, options.concurrency ?? 2) });
-        for (const unit of pending) {
-          const episode = byId.get(unit.episodeId);
-          const system = systems.get(unit.system);
-          if (!episode || !system) continue;
-          queue.add(async () => {
-            if (stoppedForCost) return;
-            store.start(unit.id);
-            try {
-              const result = await withUsageSink(usageOf(unit.id), () =>
-                replayUnit({
-                  unitId: unit.id,
-                  systemId: unit.system,
-                  system,
-                  episode,
-                  protocol,
-                  settings: options.settings,
-                  answerer,
-                  onProbe: () => {
-                    progress.tick(1, costNow());
+    let stoppedWaiting = false;
+    // Units whose records are in the store: an answer that ends before its unit is
+    // stored is written with the unit; one that ends after updates its record.
+    const stored = new Set(store.units().flatMap((u) => (u.state === "done" ? [u.id] : [])));
+    const failedUnits = new Set<string>();
+    const scoring = answerer ? streamedScoring(ctx, store, answerer) : undefined;
+    // A queue run reports units as workers finish them (the coordinator's lines), not probes.
+    const progress = startProgress(total, dataset.benchmark, progressOn && pending.length > 0 && !pool.queue);
+    const costNow = () => {
+      const c = spent();
+      return c ? (c.known ? `$${c.usd.toFixed(2)}` : "n/a") : "-";
+    };
+    // A probe ticks once all its answers are in (those still pending when it fired).
+    const waiting = new Map<ProbeRecord, { left: number }>();
+    const stage = answerer
+      ? new ModelStage({
+          answerer,
+          protocol,
+          usage: (record) => usageOf(record.unitId),
+          skip: (record) => stoppedForCost || failedUnits.has(record.unitId),
+          answered: (record) => {
+            if (stored.has(record.unitId)) store.updateRecord(record);
+            const group = waiting.get(record);
+            waiting.delete(record);
+            if (group && --group.left === 0) progress.tick(1, costNow());
+            checkCost();
+          },
+          ...(scoring ? { judge: scoring.judge } : {}),
+        })
+      : undefined;
+    try {
+      await withUsageSink(usageOf(""), async () => {
+        if (reask.length && !stage) {
+          log.warn(
+            `${reask.length} failed or pending answers not asked again: no model configured (${snapshot.model.detail})`,
+          );
+        } else if (reask.length && stage) {
+          const left = reask.filter((r) => r.answerPending).length;
+          const failedNow = reask.length - left;
+          const what = [failedNow ? `${failedNow} failed` : "", left ? `${left} pending` : ""].filter(Boolean);
+          log.info(`asking ${what.join(" and ")} answers again, each with the context its probe saw`);
+          for (const record of reask) {
+            const probe = byId.get(record.episodeId)?.probes.find((p) => p.id === record.probeId);
+            if (!probe) {
+              log.warn(
+                `no probe ${record.episodeId}/${record.probeId} in the data any more: its answer is not asked again`,
+              );
+              continue;
+            }
+            stage.ask(record, probe);
+          }
+        }
+        if (pending.length && pool.queue) {
+          // The units run in the pool's workers, answers included; this process stores
+          // what they return (one writer) and judges the records as they arrive.
+          const { coordinateUnits } = await import("../pool/coordinator.ts");
+          const { jobConfig, runKey } = await import("../pool/jobs.ts");
+          const result = await coordinateUnits({
+            queue: pool.queue,
+            run: runKey(snapshot),
+            config: jobConfig(snapshot),
+            store,
+            units: store.units(),
+            storeResult: (r) => {
+              const outcome = storeUnitResult(store, r);
+              if (outcome === "stored") {
+                stored.add(r.unitId);
+                for (const record of r.records) if (record.answeredBy && !record.answerPending) stage?.judge(record);
+              }
+              return outcome;
+            },
+            afterUnit: checkCost,
+            withdraw: () => stoppedForCost,
+            ...(pool.stop ? { stop: pool.stop } : {}),
+            progress: progressOn,
+          });
+          failed += result.deadLettered;
+          stoppedWaiting = result.stopped;
+        } else if (pending.length) {
+          const made = await ctx.systems();
+          logSystems(made);
+          warnIfWholeHaystack(protocol, [...byId.values()], made);
+          const crash = crashHook();
+          const queue = new PQueue({ concurrency: Math.max(1, options.concurrency ?? 2) });
+          for (const unit of pending) {
+            if (!byId.has(unit.episodeId) || !made.some((m) => m.record.label === unit.system)) continue;
+            queue.add(async () => {
+              if (stoppedForCost) return;
+              store.start(unit.id);
+              try {
+                const result = await executeUnit(ctx, unit.id, {
+                  onUsage: usageOf(unit.id),
+                  onProbe: (records) => {
+                    const left = records.filter((r) => r.answerPending);
+                    if (left.length) {
+                      const group = { left: left.length };
+                      for (const r of left) waiting.set(r, group);
+                    } else progress.tick(1, costNow());
                     crash?.();
                   },
-                }),
-              );
-              store.finish(unit.id, result.records, result.ingestMs);
-            } catch (error) {
-              failed++;
-              const message = (error as Error).message ?? String(error);
-              store.fail(unit.id, message);
-              log.error(`unit ${unit.id} failed: ${message}`);
-              if (!(error instanceof SystemError)) log.debug((error as Error).stack ?? "");
-            }
-            checkCost();
-          });
-        }
-        await queue.onIdle();
-        progress.stop();
-      }
-      if (reask.length && !answerer) {
-        log.warn(`${reask.length} failed answers not asked again: no model configured (${snapshot.model.detail})`);
-      } else if (reask.length && answerer) {
-        log.info(`asking ${reask.length} failed answers again, each with the context its probe saw`);
-        const queue = new PQueue({ concurrency: Math.max(1, answerer.limiter.concurrency) });
-        for (const record of reask) {
-          const probe = byId.get(record.episodeId)?.probes.find((p) => p.id === record.probeId);
-          if (!probe) {
-            log.warn(
-              `no probe ${record.episodeId}/${record.probeId} in the data any more: its answer is not asked again`,
-            );
-            continue;
+                  ...(stage ? { deferAnswer: (record, probe) => stage.ask(record, probe) } : {}),
+                });
+                storeUnitResult(store, result);
+                stored.add(unit.id);
+                // Answers the system gave itself were asked in the replay: judged now.
+                for (const r of result.records) if (r.answeredBy === "system") stage?.judge(r);
+              } catch (error) {
+                failed++;
+                failedUnits.add(unit.id);
+                const message = (error as Error).message ?? String(error);
+                store.fail(unit.id, message);
+                log.error(`unit ${unit.id} failed: ${message}`);
+                if (!(error instanceof SystemError)) log.debug((error as Error).stack ?? "");
+              }
+              checkCost();
+            });
           }
-          queue.add(async () => {
-            if (stoppedForCost) return;
-            await withUsageSink(usageOf(record.unitId), () => askAnswerModel(answerer, protocol, probe, record));
-            store.updateRecord(record);
-            checkCost();
-          });
+          await queue.onIdle();
         }
-        await queue.onIdle();
-      }
-    });
+        await stage?.drain();
+      });
+    } finally {
+      progress.stop();
+      scoring?.close();
+    }
     answerer?.close();
     store.close();
+    if (stoppedWaiting) {
+      return { dir, summary: summarizeRun(dir).summary, failedUnits: failed, stoppedForCost, stoppedWaiting };
+    }
     if (!answerer) return { dir, summary: summarizeRun(dir).summary, failedUnits: failed, stoppedForCost };
     log.info("scoring the answers");
-    const scored = await scoreRun(dir, { judgeLlm: options.llm, ...options.scoring, keepVerdicts: true });
+    const scored = await scoreRun(
+      dir,
+      { judgeLlm: options.llm, ...options.scoring, keepVerdicts: true },
+      { dataset, limiter: answerer.limiter, ...(scoring ? { scored: scoring.scored } : {}) },
+    );
     return { dir, summary: scored.summary, failedUnits: failed, stoppedForCost };
   } finally {
     store.close();
@@ -633,13 +548,53 @@ async function executeUnits(
 }
 
 /**
- * Answers that failed in finished units. One the answer model gave is asked again
- * from its stored record; one a system gave itself needs the system's memory, so
+ * Scoring inside the run: each record is scored as soon as its answer is in, by
+ * judges that share the answer model's limiter, and its score is stored at once.
+ * The scoring that ends the run uses these scores as they are, so it makes no
+ * call for them and is left with the aggregation; a run stopped midway keeps the
+ * verdicts already stored (keepVerdicts). Undefined when the benchmark has no scorer.
+ */
+function streamedScoring(
+  ctx: RunContext,
+  store: RunStore,
+  answerer: ManagedChatModel,
+): { judge(record: ProbeRecord): Promise<void>; scored: Map<string, ProbeScore>; close(): void } | undefined {
+  const options = ctx.snapshot.options;
+  const prepared = prepareScoring(
+    ctx.snapshot as unknown as RunConfigLike,
+    { judgeLlm: options.llm, ...options.scoring, keepVerdicts: true },
+    store.scores<ProbeScore>(),
+    answerer.limiter,
+  );
+  if (!prepared) return undefined;
+  const episodes = new Map(ctx.dataset.episodes.map((e) => [e.id, e]));
+  const scored = new Map<string, ProbeScore>();
+  return {
+    scored,
+    judge: async (record) => {
+      const score = await scoreRecord(prepared.scorer, record, episodes, prepared.ctx, (call) =>
+        store.addUsage(record.unitId, "score", call),
+      );
+      if (!score) return;
+      scored.set(scoreKey(record), score);
+      store.putScore({ unitId: record.unitId, probeId: record.probeId, setting: record.setting, record: score });
+    },
+    close: () => prepared.close(),
+  };
+}
+
+/**
+ * Answers that failed, or were still pending when the run stopped, in finished
+ * units. One the answer model gave is asked again from its stored record; one a system gave itself needs the system's memory, so
  * its unit is put back in the queue and replayed.
  */
 function failedAnswers(store: RunStore): ProbeRecord[] {
   const done = new Set(store.units().flatMap((u) => (u.state === "done" ? [u.id] : [])));
-  const failed = store.records().filter((r) => done.has(r.unitId) && r.answerError !== undefined);
+  // Found among the records read without their texts; only those are read whole.
+  const failed = store
+    .records({ texts: false })
+    .filter((r) => done.has(r.unitId) && (r.answerError !== undefined || r.answerPending))
+    .map((r) => store.record(r.unitId, r.probeId, r.setting)!);
   const replay = [...new Set(failed.filter((r) => r.answeredBy === "system").map((r) => r.unitId))];
   if (replay.length) {
     log.info(`${replay.length} units whose system failed to answer are replayed`);

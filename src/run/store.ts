@@ -8,6 +8,7 @@ import { type AccountingSnapshot, type CallUsage, sumUsage } from "../llm/accoun
 import type { ModelRole } from "../llm/types.ts";
 import { openReadOnlyDb } from "./read-only-db.ts";
 import type { ProbeRecord, UnitInfo } from "./record.ts";
+import { type DecodeOptions, TEXTS_TABLE, TextTable } from "./store-texts.ts";
 
 export const STORE_FILE = "run.sqlite";
 
@@ -25,7 +26,17 @@ const USAGE_TABLE = `
     PRIMARY KEY (unit, stage, role)
   )`;
 
-interface UsageRow {
+/**
+ * Units a worker pool gave up on (`run --queue`): every attempt failed, and the
+ * job is kept in the queue's failed list. The unit's own row says `failed` with
+ * the last error; this row says it was dead-lettered, as which job, after how many attempts.
+ */
+const DEAD_LETTER_TABLE = `
+  CREATE TABLE IF NOT EXISTS dead_letters (
+    unit TEXT PRIMARY KEY, job TEXT NOT NULL, attempts INTEGER NOT NULL, error TEXT NOT NULL, at TEXT NOT NULL
+  )`;
+
+export interface UsageRow {
   role: ModelRole;
   calls: number;
   cached_calls: number;
@@ -81,9 +92,47 @@ function ensureSchema(db: Database.Database, readOnly: boolean, schema: string):
   }
 }
 
+/** A unit's row with its dead letter, if the worker pool gave up on it. */
+const UNIT_SELECT = `SELECT u.*, d.job AS dead_job, d.attempts AS dead_attempts, d.at AS dead_at
+  FROM units u LEFT JOIN dead_letters d ON d.unit = u.id`;
+
+interface UnitRow {
+  id: string;
+  system: string;
+  episode: string;
+  state: UnitInfo["state"];
+  attempts: number;
+  error: string | null;
+  ingest_ms: string;
+  dead_job: string | null;
+  dead_attempts: number | null;
+  dead_at: string | null;
+  started_at: string | null;
+  finished_at: string | null;
+}
+
+function unitInfo(r: UnitRow): UnitInfo {
+  return {
+    id: r.id,
+    system: r.system,
+    episodeId: r.episode,
+    state: r.state,
+    attempts: r.attempts,
+    error: r.error ?? undefined,
+    ingestMs: JSON.parse(r.ingest_ms) as number[],
+    ...(r.dead_job !== null
+      ? { deadLetter: { job: r.dead_job, attempts: r.dead_attempts ?? 0, at: r.dead_at ?? "" } }
+      : {}),
+    ...(r.started_at ? { startedAt: r.started_at } : {}),
+    ...(r.finished_at ? { finishedAt: r.finished_at } : {}),
+  };
+}
+
 export class RunStore {
   private readonly db: Database.Database;
   private readonly release: () => void;
+  private readonly texts: TextTable;
+  private readonly statements = new Map<string, Database.Statement>();
 
   constructor(
     readonly path: string,
@@ -123,8 +172,31 @@ export class RunStore {
         PRIMARY KEY (unit, probe, setting, metric)
       );
       ${USAGE_TABLE};
+      ${TEXTS_TABLE};
+      ${DEAD_LETTER_TABLE};
     `,
     );
+    this.texts = new TextTable(this.db);
+  }
+
+  /** A statement prepared once per store: the ones run for every probe or call. */
+  private statement(sql: string): Database.Statement {
+    let s = this.statements.get(sql);
+    if (!s) {
+      s = this.db.prepare(sql);
+      this.statements.set(sql, s);
+    }
+    return s;
+  }
+
+  /** Runs `fn` in a transaction; if it rolls back, text ids remembered during it are forgotten. */
+  private write<T>(fn: () => T): T {
+    try {
+      return this.db.transaction(fn)();
+    } catch (error) {
+      this.texts.forget();
+      throw error;
+    }
   }
 
   /** A store opened for reading only (see RunStoreOptions.readOnly). */
@@ -143,24 +215,13 @@ export class RunStore {
   }
 
   units(): UnitInfo[] {
-    const rows = this.db.prepare("SELECT * FROM units ORDER BY rowid").all() as Array<{
-      id: string;
-      system: string;
-      episode: string;
-      state: UnitInfo["state"];
-      attempts: number;
-      error: string | null;
-      ingest_ms: string;
-    }>;
-    return rows.map((r) => ({
-      id: r.id,
-      system: r.system,
-      episodeId: r.episode,
-      state: r.state,
-      attempts: r.attempts,
-      error: r.error ?? undefined,
-      ingestMs: JSON.parse(r.ingest_ms) as number[],
-    }));
+    return (this.db.prepare(`${UNIT_SELECT} ORDER BY u.rowid`).all() as UnitRow[]).map(unitInfo);
+  }
+
+  /** One unit, or undefined when the run has not planned it. */
+  unit(id: string): UnitInfo | undefined {
+    const row = this.db.prepare(`${UNIT_SELECT} WHERE u.id = ?`).get(id) as UnitRow | undefined;
+    return row ? unitInfo(row) : undefined;
   }
 
   start(id: string): void {
@@ -176,18 +237,47 @@ export class RunStore {
     const done = this.db.prepare(
       "UPDATE units SET state = 'done', ingest_ms = ?, finished_at = ?, error = NULL WHERE id = ?",
     );
-    this.db.transaction(() => {
+    this.write(() => {
       del.run(id);
-      for (const r of records) insert.run(id, r.probeId, r.setting, JSON.stringify(r));
+      for (const r of records) insert.run(id, r.probeId, r.setting, this.texts.encode(r));
       done.run(JSON.stringify(ingestMs), new Date().toISOString(), id);
-    })();
+      this.clearDeadLetter(id);
+    });
+  }
+
+  /**
+   * Writes a unit as another store holds it (`membench merge`): its state,
+   * attempts, error, ingest times and timestamps, and its records, replacing
+   * what this store had of it. The unit must be planned.
+   */
+  importUnit(unit: UnitInfo, records: readonly ProbeRecord[]): void {
+    const insert = this.db.prepare("INSERT INTO probes (unit, probe, setting, record) VALUES (?, ?, ?, ?)");
+    this.write(() => {
+      this.db.prepare("DELETE FROM probes WHERE unit = ?").run(unit.id);
+      for (const r of records) insert.run(unit.id, r.probeId, r.setting, this.texts.encode(r));
+      const changed = this.db
+        .prepare(
+          "UPDATE units SET state = ?, attempts = ?, error = ?, ingest_ms = ?, started_at = ?, finished_at = ? WHERE id = ?",
+        )
+        .run(
+          unit.state,
+          unit.attempts,
+          unit.error ?? null,
+          JSON.stringify(unit.ingestMs),
+          unit.startedAt ?? null,
+          unit.finishedAt ?? null,
+          unit.id,
+        ).changes;
+      if (changed !== 1) throw new Error(`unit ${unit.id} is not planned in ${this.path}`);
+    });
   }
 
   /** Replaces one stored probe record (an answer asked again), leaving its unit's other records as they are. */
   updateRecord(record: ProbeRecord): void {
-    const changed = this.db
-      .prepare("UPDATE probes SET record = ? WHERE unit = ? AND probe = ? AND setting = ?")
-      .run(JSON.stringify(record), record.unitId, record.probeId, record.setting).changes;
+    const update = this.statement("UPDATE probes SET record = ? WHERE unit = ? AND probe = ? AND setting = ?");
+    const changed = this.write(
+      () => update.run(this.texts.encode(record), record.unitId, record.probeId, record.setting).changes,
+    );
     if (changed !== 1) {
       throw new Error(`no stored record ${record.unitId}/${record.probeId}/${record.setting} to update`);
     }
@@ -208,15 +298,14 @@ export class RunStore {
   addUsage(unit: string, stage: UsageStage, call: CallUsage): void {
     const key = [unit, stage, call.role] as const;
     this.db.transaction(() => {
-      const row = this.db.prepare("SELECT unpriced FROM usage WHERE unit = ? AND stage = ? AND role = ?").get(...key) as
+      const row = this.statement("SELECT unpriced FROM usage WHERE unit = ? AND stage = ? AND role = ?").get(...key) as
         | { unpriced: string }
         | undefined;
       const unpriced = new Set(JSON.parse(row?.unpriced ?? "[]") as string[]);
       if (call.ok && !call.cached && call.costUsd === null) unpriced.add(call.model);
       const made = call.ok && !call.cached;
-      this.db
-        .prepare(
-          `INSERT INTO usage (unit, stage, role, calls, cached_calls, errors, input_tokens, output_tokens,
+      this.statement(
+        `INSERT INTO usage (unit, stage, role, calls, cached_calls, errors, input_tokens, output_tokens,
              cached_input_tokens, cached_output_tokens, latency_ms, cost_usd, unpriced)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
            ON CONFLICT (unit, stage, role) DO UPDATE SET
@@ -227,20 +316,65 @@ export class RunStore {
              cached_output_tokens = cached_output_tokens + excluded.cached_output_tokens,
              latency_ms = latency_ms + excluded.latency_ms, cost_usd = cost_usd + excluded.cost_usd,
              unpriced = excluded.unpriced`,
-        )
-        .run(
-          ...key,
-          call.ok ? 1 : 0,
-          call.ok && call.cached ? 1 : 0,
-          call.ok ? 0 : 1,
-          made ? call.inputTokens : 0,
-          made ? call.outputTokens : 0,
-          call.ok && call.cached ? call.inputTokens : 0,
-          call.ok && call.cached ? call.outputTokens : 0,
-          call.latencyMs,
-          call.costUsd ?? 0,
-          JSON.stringify([...unpriced].sort()),
+      ).run(
+        ...key,
+        call.ok ? 1 : 0,
+        call.ok && call.cached ? 1 : 0,
+        call.ok ? 0 : 1,
+        made ? call.inputTokens : 0,
+        made ? call.outputTokens : 0,
+        call.ok && call.cached ? call.inputTokens : 0,
+        call.ok && call.cached ? call.outputTokens : 0,
+        call.latencyMs,
+        call.costUsd ?? 0,
+        JSON.stringify([...unpriced].sort()),
+      );
+    })();
+  }
+
+  /** The usage table as stored: one row per unit, stage and role. */
+  usageRows(): Array<{ unit: string; stage: UsageStage } & UsageRow> {
+    return this.db.prepare("SELECT * FROM usage ORDER BY rowid").all() as Array<
+      { unit: string; stage: UsageStage } & UsageRow
+    >;
+  }
+
+  /** Adds usage rows of another store (`membench merge`): counts and costs summed, unpriced models joined. */
+  addUsageRows(rows: ReadonlyArray<{ unit: string; stage: UsageStage } & UsageRow>): void {
+    const get = this.db.prepare("SELECT unpriced FROM usage WHERE unit = ? AND stage = ? AND role = ?").pluck();
+    const upsert = this.db.prepare(
+      `INSERT INTO usage (unit, stage, role, calls, cached_calls, errors, input_tokens, output_tokens,
+         cached_input_tokens, cached_output_tokens, latency_ms, cost_usd, unpriced)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (unit, stage, role) DO UPDATE SET
+         calls = calls + excluded.calls, cached_calls = cached_calls + excluded.cached_calls,
+         errors = errors + excluded.errors, input_tokens = input_tokens + excluded.input_tokens,
+         output_tokens = output_tokens + excluded.output_tokens,
+         cached_input_tokens = cached_input_tokens + excluded.cached_input_tokens,
+         cached_output_tokens = cached_output_tokens + excluded.cached_output_tokens,
+         latency_ms = latency_ms + excluded.latency_ms, cost_usd = cost_usd + excluded.cost_usd,
+         unpriced = excluded.unpriced`,
+    );
+    this.db.transaction(() => {
+      for (const r of rows) {
+        const had = JSON.parse((get.get(r.unit, r.stage, r.role) as string | undefined) ?? "[]") as string[];
+        const unpriced = [...new Set([...had, ...(JSON.parse(r.unpriced) as string[])])].sort();
+        upsert.run(
+          r.unit,
+          r.stage,
+          r.role,
+          r.calls,
+          r.cached_calls,
+          r.errors,
+          r.input_tokens,
+          r.output_tokens,
+          r.cached_input_tokens,
+          r.cached_output_tokens,
+          r.latency_ms,
+          r.cost_usd,
+          JSON.stringify(unpriced),
         );
+      }
     })();
   }
 
@@ -286,12 +420,51 @@ export class RunStore {
     this.db.prepare("UPDATE units SET state = 'failed', error = ? WHERE id = ?").run(error, id);
   }
 
+  /** A unit the worker pool gave up on: failed with its last error, and listed as dead-lettered. */
+  deadLetter(id: string, dead: { job: string; attempts: number; error: string }): void {
+    this.db.transaction(() => {
+      this.fail(id, dead.error);
+      this.db
+        .prepare("INSERT OR REPLACE INTO dead_letters (unit, job, attempts, error, at) VALUES (?, ?, ?, ?, ?)")
+        .run(id, dead.job, dead.attempts, dead.error, new Date().toISOString());
+    })();
+  }
+
+  /** The unit is being tried again (or finished): no longer dead-lettered. */
+  clearDeadLetter(id: string): void {
+    this.db.prepare("DELETE FROM dead_letters WHERE unit = ?").run(id);
+  }
+
   /** Every stored record, in unit then probe order. */
-  records(): ProbeRecord[] {
-    const rows = this.db
-      .prepare("SELECT p.record FROM probes p JOIN units u ON u.id = p.unit ORDER BY u.rowid, p.rowid")
-      .all() as Array<{ record: string }>;
-    return rows.map((r) => JSON.parse(r.record) as ProbeRecord);
+  records(options: DecodeOptions = {}): ProbeRecord[] {
+    const out: ProbeRecord[] = [];
+    this.eachRecord((r) => out.push(r), options);
+    return out;
+  }
+
+  /**
+   * Every stored record, in unit then probe order, handed over one unit at a
+   * time: a reader that keeps what it needs of each holds one unit's texts at most.
+   */
+  eachRecord(fn: (record: ProbeRecord) => void, options: DecodeOptions = {}): void {
+    const units = this.db.prepare("SELECT id FROM units ORDER BY rowid").pluck().all() as string[];
+    for (const unit of units) for (const r of this.unitRecords(unit, options)) fn(r);
+  }
+
+  /** The stored records of one unit, in probe order. */
+  unitRecords(unit: string, options: DecodeOptions = {}): ProbeRecord[] {
+    const cache = new Map<number, string>();
+    return (
+      this.statement("SELECT record FROM probes WHERE unit = ? ORDER BY rowid").pluck().all(unit) as string[]
+    ).map((json) => this.texts.decode(json, options, cache));
+  }
+
+  /** One stored record, or undefined. */
+  record(unitId: string, probeId: string, setting: string): ProbeRecord | undefined {
+    const json = this.statement("SELECT record FROM probes WHERE unit = ? AND probe = ? AND setting = ?")
+      .pluck()
+      .get(unitId, probeId, setting) as string | undefined;
+    return json === undefined ? undefined : this.texts.decode(json);
   }
 
   /** Replaces every stored score (a re-score is all or nothing). */
@@ -301,6 +474,16 @@ export class RunStore {
       this.db.prepare("DELETE FROM scores").run();
       for (const s of scores) insert.run(s.unitId, s.probeId, s.setting, JSON.stringify(s.record));
     })();
+  }
+
+  /** Stores one probe's score as it is judged inside a run; the scoring that ends the run replaces them all. */
+  putScore(s: { unitId: string; probeId: string; setting: string; record: unknown }): void {
+    this.statement("INSERT OR REPLACE INTO scores (unit, probe, setting, record) VALUES (?, ?, ?, ?)").run(
+      s.unitId,
+      s.probeId,
+      s.setting,
+      JSON.stringify(s.record),
+    );
   }
 
   scores<T>(): T[] {

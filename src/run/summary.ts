@@ -48,10 +48,20 @@ export interface Summary {
 export interface RunFailures {
   /** Units not done (failed, or never finished). */
   units: number;
+  /**
+   * Of those, units a worker pool dead-lettered (`run --queue`: every attempt failed).
+   * Absent when none was, and in summaries written before the pool existed.
+   */
+  deadLettered?: number;
   /** Probe records whose answer call failed. */
   answers: number;
   /** Judge verdicts that failed (endpoint failure or unparsable reply) in the latest scoring. */
   judgeCalls: number;
+  /**
+   * Probe records whose context is frozen but whose answer was not asked yet (the
+   * run stopped, or went over --max-cost, first); `--resume` asks them. Absent when none.
+   */
+  answersPending?: number;
 }
 
 function round(x: number): number {
@@ -93,9 +103,66 @@ function latency(
   row.latency[stage] = entry;
 }
 
+/** What a summary keeps of a record: everything but its texts, which no figure reads. */
+function light(r: ProbeRecord): ProbeRecord {
+  return { ...r, retrieved: [], context: { text: "", tokens: r.context.tokens, used: r.context.used } };
+}
+
+/**
+ * Builds summary.json from records handed over one at a time (`add`), keeping
+ * only their ids, labels and figures: a run's texts are never all in memory.
+ */
+export class SummaryBuilder {
+  readonly #rows = new Map<string, ProbeRecord[]>();
+  #answers = 0;
+  #pending = 0;
+
+  add(record: ProbeRecord): void {
+    const key = `${record.system}\u0000${record.setting}`;
+    let row = this.#rows.get(key);
+    if (!row) {
+      row = [];
+      this.#rows.set(key, row);
+    }
+    row.push(light(record));
+    if (record.status === "done" && record.answerError !== undefined) this.#answers++;
+    if (record.status === "done" && record.answerPending) this.#pending++;
+  }
+
+  build(
+    meta: { benchmark: string; variant?: string; data: string },
+    units: readonly UnitInfo[],
+    systems: readonly string[],
+    settings: readonly Setting[],
+  ): Summary {
+    const summary = rows(meta, this.#rows, units, systems, settings);
+    const deadLettered = units.filter((u) => u.state !== "done" && u.deadLetter).length;
+    summary.failures = {
+      units: units.filter((u) => u.state !== "done").length,
+      ...(deadLettered ? { deadLettered } : {}),
+      answers: this.#answers,
+      judgeCalls: 0,
+      ...(this.#pending ? { answersPending: this.#pending } : {}),
+    };
+    return summary;
+  }
+}
+
 export function summarise(
   meta: { benchmark: string; variant?: string; data: string },
-  records: readonly ProbeRecord[],
+  records: Iterable<ProbeRecord>,
+  units: readonly UnitInfo[],
+  systems: readonly string[],
+  settings: readonly Setting[],
+): Summary {
+  const builder = new SummaryBuilder();
+  for (const r of records) builder.add(r);
+  return builder.build(meta, units, systems, settings);
+}
+
+function rows(
+  meta: { benchmark: string; variant?: string; data: string },
+  bySystemSetting: ReadonlyMap<string, readonly ProbeRecord[]>,
   units: readonly UnitInfo[],
   systems: readonly string[],
   settings: readonly Setting[],
@@ -104,7 +171,7 @@ export function summarise(
   for (const system of systems) {
     const ingest = units.filter((u) => u.system === system).flatMap((u) => u.ingestMs);
     for (const setting of settings) {
-      const all = records.filter((r) => r.system === system && r.setting === setting);
+      const all = bySystemSetting.get(`${system}\u0000${setting}`) ?? [];
       const ran = all.filter((r) => r.status === "done");
       const { n, ...metrics } = aggregate(ran);
       const timing: Pick<ResultRow, "latency"> = { latency: {} };
@@ -162,10 +229,5 @@ export function summarise(
       results.push({ system, setting, n, metrics, byLabel, skipped, skipReasons, latency: timing.latency, cost });
     }
   }
-  const failures: RunFailures = {
-    units: units.filter((u) => u.state !== "done").length,
-    answers: records.filter((r) => r.status === "done" && r.answerError !== undefined).length,
-    judgeCalls: 0,
-  };
-  return { benchmark: meta.benchmark, variant: meta.variant ?? null, data: meta.data, results, failures };
+  return { benchmark: meta.benchmark, variant: meta.variant ?? null, data: meta.data, results };
 }

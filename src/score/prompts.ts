@@ -28,8 +28,15 @@ export class PromptSet {
   readonly name: string;
   private readonly cache = new Map<string, { text: string; hash: string }>();
 
-  /** `dir` undefined: our own prompts only. */
-  constructor(readonly dir?: string) {
+  /**
+   * `dir` undefined: our own prompts only. `root` is where ours live, as
+   * `<root>/<bench>/prompts/<template>.md` (the benchmarks' by default; the
+   * dataset generators keep theirs under src/synth).
+   */
+  constructor(
+    readonly dir?: string,
+    private readonly root = assetPath("benchmarks"),
+  ) {
     if (dir && !existsSync(dir)) throw new ConfigError(`no such folder: ${dir}`, "prompts", "--prompts");
     this.name = dir ? basename(resolve(dir)) : DEFAULT_PROMPT_SET;
   }
@@ -40,7 +47,7 @@ export class PromptSet {
       const path = join(this.dir, bench, `${template}.md`);
       if (existsSync(path)) return { path, own: false };
     }
-    return { path: assetPath("benchmarks", bench, "prompts", `${template}.md`), own: true };
+    return { path: join(this.root, bench, "prompts", `${template}.md`), own: true };
   }
 
   load(bench: string, template: string): { text: string; hash: string; promptSet: string } {

@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import PQueue from "p-queue";
 import { ConfigError } from "../core/errors.ts";
-import type { Episode, Probe } from "../core/model.ts";
+import type { Dataset, Episode, Probe } from "../core/model.ts";
 import { loadRunData } from "../data/run-data.ts";
 import { type UsageSink, withUsageSink } from "../llm/accounting.ts";
 import {
@@ -17,9 +17,10 @@ import {
   resolveModelSettings,
   withModelName,
 } from "../llm/create.ts";
+import { DEFAULT_CONCURRENCY } from "../llm/limits.ts";
 import { type ProbeRecord, type Setting, type UnitInfo, unitId } from "../run/record.ts";
 import { type Override, RunStore, STORE_FILE } from "../run/store.ts";
-import { type ResultRow, type Summary, summarise } from "../run/summary.ts";
+import { type ResultRow, type Summary, SummaryBuilder } from "../run/summary.ts";
 import { log } from "../util/log.ts";
 import { bootstrapStatCI } from "./bootstrap.ts";
 import { failureCauseOf, type JudgeContext, type JudgeFailureCause, keptVerdicts, type NamedJudge } from "./judge.ts";
@@ -80,7 +81,7 @@ export interface ScoredRow extends ResultRow {
   tables?: PaperTable[];
 }
 
-interface RunConfigLike {
+export interface RunConfigLike {
   variant?: string | null;
   options: { benchmark: string; data: string; systems: string[]; settings: Setting[]; llm?: string } & Record<
     string,
@@ -88,7 +89,7 @@ interface RunConfigLike {
   >;
 }
 
-function readConfig(dir: string): RunConfigLike {
+export function readConfig(dir: string): RunConfigLike {
   try {
     return JSON.parse(readFileSync(join(dir, "config.json"), "utf8")) as RunConfigLike;
   } catch (error) {
@@ -96,10 +97,15 @@ function readConfig(dir: string): RunConfigLike {
   }
 }
 
-/** Builds the named judges, or none (with the reason) when no model is configured. */
+/**
+ * Builds the named judges, or none (with the reason) when no model is configured.
+ * `limiter`: the concurrency budget to share (a run's answer model's), so answer
+ * and judge calls wait in one queue; otherwise the judges get one of their own.
+ */
 export function buildJudges(
   options: ScoreRunOptions,
   fallbackLlm?: string,
+  limiter?: PQueue,
 ): { judges: NamedJudge[]; models: ManagedChatModel[]; reason?: string } {
   const spec = options.judgeLlm ?? fallbackLlm;
   const status = modelConfigured({ flags: { llm: spec } });
@@ -121,7 +127,7 @@ export function buildJudges(
       concurrency: s.concurrency,
       rps: s.rps,
       // One endpoint budget and one ledger for all judges.
-      limiter: shared?.limiter,
+      limiter: shared?.limiter ?? limiter,
       accounting: shared?.accounting,
       cache: shared?.cache,
     });
@@ -179,37 +185,71 @@ export function checkScoreOptions(bench: string, given: Record<string, string> =
   if (scorer) scorerOptions(scorer, given, given);
 }
 
-/** Scores records; probes are looked up by episode and probe id. */
+/** Probes scored at once when the caller does not say: the judges' own concurrency sets the pace. */
+function judgeConcurrency(ctx: ScoreContext): number {
+  const limits = (ctx.judge?.judges ?? []).map((j) => (j.model as Partial<ManagedChatModel>).limiter?.concurrency);
+  const known = limits.filter((n): n is number => typeof n === "number" && Number.isFinite(n) && n > 0);
+  return known.length ? Math.max(...known) : DEFAULT_CONCURRENCY;
+}
+
+/** Which record a score is of: unit, probe and setting. */
+export function scoreKey(record: Pick<ProbeRecord, "unitId" | "probeId" | "setting">): string {
+  return `${record.unitId}\u0000${record.probeId}\u0000${record.setting}`;
+}
+
+/** One record scored, or undefined (with a warning) when its probe is no longer in the data. */
+export async function scoreRecord(
+  scorer: BenchmarkScorer,
+  record: ProbeRecord,
+  episodes: ReadonlyMap<string, Episode>,
+  ctx: ScoreContext,
+  sink?: UsageSink,
+): Promise<ProbeScore | undefined> {
+  const episode = episodes.get(record.episodeId);
+  const probe: Probe | undefined = episode?.probes.find((p) => p.id === record.probeId);
+  if (!episode || !probe) {
+    log.warn(`no probe ${record.episodeId}/${record.probeId} in the data any more: not scored`);
+    return undefined;
+  }
+  const score = () => scorer.scoreProbe({ record, probe, episode }, ctx);
+  const outcome = await (sink ? withUsageSink(sink, score) : score());
+  return {
+    ...outcome,
+    system: record.system,
+    setting: record.setting,
+    episodeId: record.episodeId,
+    probeId: record.probeId,
+    labels: record.labels,
+  };
+}
+
+/**
+ * Scores records; probes are looked up by episode and probe id. `concurrency`
+ * (probes scored at once) defaults to the judges' model concurrency
+ * (MEMBENCH_CONCURRENCY), whose limiter bounds the calls themselves.
+ */
 export async function scoreRecords(
   scorer: BenchmarkScorer,
   records: readonly ProbeRecord[],
   episodes: ReadonlyMap<string, Episode>,
   ctx: ScoreContext,
-  concurrency = 8,
+  concurrency?: number,
   /** Where each record's judge calls are accounted (the run store's per-unit usage). */
   sinkFor?: (record: ProbeRecord) => UsageSink,
+  /** Scores already computed in this process (judged inside the run), by scoreKey: used as they are. */
+  scored?: ReadonlyMap<string, ProbeScore>,
 ): Promise<ProbeScore[]> {
-  const queue = new PQueue({ concurrency });
+  const queue = new PQueue({ concurrency: concurrency ?? judgeConcurrency(ctx) });
   const out: Array<ProbeScore | undefined> = new Array(records.length);
   records.forEach((record, i) => {
     if (record.status !== "done") return;
-    const episode = episodes.get(record.episodeId);
-    const probe: Probe | undefined = episode?.probes.find((p) => p.id === record.probeId);
-    if (!episode || !probe) {
-      log.warn(`no probe ${record.episodeId}/${record.probeId} in the data any more: not scored`);
+    const ready = scored?.get(scoreKey(record));
+    if (ready) {
+      out[i] = ready;
       return;
     }
     queue.add(async () => {
-      const score = () => scorer.scoreProbe({ record, probe, episode }, ctx);
-      const outcome = await (sinkFor ? withUsageSink(sinkFor(record), score) : score());
-      out[i] = {
-        ...outcome,
-        system: record.system,
-        setting: record.setting,
-        episodeId: record.episodeId,
-        probeId: record.probeId,
-        labels: record.labels,
-      };
+      out[i] = await scoreRecord(scorer, record, episodes, ctx, sinkFor?.(record));
     });
   });
   await queue.onIdle();
@@ -328,25 +368,35 @@ export interface ComputedSummary {
  * overrides — with no model call. Used after every scoring and every override.
  */
 export function summarizeRun(dir: string): { summary: Summary; scores: ProbeScore[] } {
-  const { summary, scores } = computeSummary(dir);
+  const { summary, scores } = computeSummary(dir, { records: false });
   writeFileSync(join(dir, "summary.json"), `${JSON.stringify(summary, null, 2)}\n`);
   return { summary, scores };
 }
 
 /**
  * The summary summarizeRun writes, computed in memory: reads the run (its store
- * opened read-only) and writes nothing, so reports work on read-only runs.
+ * opened read-only) and writes nothing, so reports work on read-only runs. The
+ * records are read one unit at a time and only their figures kept; with
+ * `records: false` they are not returned either, and no text is read.
  */
-export function computeSummary(dir: string): ComputedSummary {
+export function computeSummary(dir: string, options: { records?: boolean } = {}): ComputedSummary {
   const config = readConfig(dir);
   const store = RunStore.readOnly(join(dir, STORE_FILE));
-  let records: ProbeRecord[];
+  const records: ProbeRecord[] = [];
+  const builder = new SummaryBuilder();
+  const keep = options.records !== false;
   let units: UnitInfo[];
   let scores: ProbeScore[];
   let overrides: Override[];
   let usage: Pick<Summary, "usage" | "judgeUsage">;
   try {
-    records = store.records();
+    store.eachRecord(
+      (r) => {
+        builder.add(r);
+        if (keep) records.push(r);
+      },
+      { texts: keep },
+    );
     units = store.units();
     scores = store.scores<ProbeScore>();
     overrides = store.overrides();
@@ -355,9 +405,8 @@ export function computeSummary(dir: string): ComputedSummary {
     store.close();
   }
   const previous = readPreviousSummary(dir);
-  let summary = summarise(
+  let summary = builder.build(
     { benchmark: config.options.benchmark, variant: config.variant ?? undefined, data: config.options.data },
-    records,
     units,
     config.options.systems,
     config.options.settings,
@@ -411,27 +460,29 @@ function readScoringInfo(dir: string): ScoringInfo | undefined {
   }
 }
 
-/** Re-scores a stored run with the given judges, prompts and options, and rewrites summary.json. */
-export async function scoreRun(dir: string, options: ScoreRunOptions = {}): Promise<ScoreOutcome> {
-  const config = readConfig(dir);
-  const bench = config.options.benchmark;
-  const scorer = scorerFor(bench);
-  if (!scorer) {
-    log.warn(`${bench} has no scorer: only retrieval metrics are reported`);
-    return summarizeRun(dir);
-  }
-  const store = new RunStore(join(dir, STORE_FILE));
-  let records: ProbeRecord[];
-  let earlier: ProbeScore[] = [];
-  try {
-    records = store.records();
-    if (options.keepVerdicts) earlier = store.scores<ProbeScore>();
-  } finally {
-    store.close();
-  }
-  const dataset = await loadRunData(bench, config.options.data, {
-    lenient: options.lenient ?? config.options.lenient === true,
-  });
+/** What scoring a run needs ready before any record is scored: the scorer, its options, the judges. */
+export interface PreparedScoring {
+  scorer: BenchmarkScorer;
+  ctx: ScoreContext;
+  info: ScoringInfo;
+  /** Closes the judges' models. */
+  close(): void;
+}
+
+/**
+ * Sets up the scoring of a run: the scorer's options (from the run's protocol,
+ * the answer-stage options it ran with, and `options`), the judges, the prompts,
+ * and the verdicts to keep (`earlier`, with `keepVerdicts`). Undefined when the
+ * benchmark has no scorer. `limiter`: the budget the judges share (see buildJudges).
+ */
+export function prepareScoring(
+  config: RunConfigLike,
+  options: ScoreRunOptions,
+  earlier: readonly ProbeScore[] = [],
+  limiter?: PQueue,
+): PreparedScoring | undefined {
+  const scorer = scorerFor(config.options.benchmark);
+  if (!scorer) return undefined;
   const prompts = new PromptSet(options.prompts);
   // A protocol setting that is also a scoring option (RealMem's memory/session
   // context) carries over from the run, unless given explicitly.
@@ -445,15 +496,78 @@ export async function scoreRun(dir: string, options: ScoreRunOptions = {}): Prom
   const scoring = scorerOptions(scorer, { ...inherited, ...options.options }, answered);
   // No judge is built when these options call none (LoCoMo without J), so the run names none.
   const { judges, models, reason } = callsJudge(scorer, scoring)
-    ? buildJudges(options, config.options.llm)
+    ? buildJudges(options, config.options.llm, limiter)
     : { judges: [], models: [], reason: "these scoring options call no judge" };
   const kept = options.keepVerdicts ? keptVerdicts(earlier) : undefined;
-  if (kept?.size) log.info(`keeping ${kept.size} judge verdicts that succeeded; failed and new judge calls are asked`);
   const judge: JudgeContext | undefined = judges.length
     ? { judges, runs: Math.max(1, options.judgeRuns ?? 1), prompts, ...(kept ? { kept } : {}) }
     : undefined;
   const ctx: ScoreContext = { judge, options: scoring, data: config.options.data };
-  if (!judge && scorer.needsJudge) log.info(`${reason}: judged metrics will be skipped`);
+  const info: ScoringInfo = {
+    promptSet: prompts.name,
+    judges: judges.map((j) => j.name),
+    options: ctx.options,
+    reason,
+  };
+  return {
+    scorer,
+    ctx,
+    info,
+    close: () => {
+      for (const m of models) m.close();
+    },
+  };
+}
+
+/** Extra inputs of a scoring that follows a run in the same process. */
+export interface ScoreRunInternals {
+  /** The run's dataset, already loaded. */
+  dataset?: Dataset;
+  /** The budget the judges share with the run's answer model. */
+  limiter?: PQueue;
+  /** Records judged inside the run, by scoreKey: their scores are used as they are, with no call. */
+  scored?: ReadonlyMap<string, ProbeScore>;
+}
+
+/** Re-scores a stored run with the given judges, prompts and options, and rewrites summary.json. */
+export async function scoreRun(
+  dir: string,
+  options: ScoreRunOptions = {},
+  internals: ScoreRunInternals = {},
+): Promise<ScoreOutcome> {
+  const config = readConfig(dir);
+  const bench = config.options.benchmark;
+  if (!scorerFor(bench)) {
+    log.warn(`${bench} has no scorer: only retrieval metrics are reported`);
+    return summarizeRun(dir);
+  }
+  const store = new RunStore(join(dir, STORE_FILE));
+  let records: ProbeRecord[];
+  let earlier: ProbeScore[] = [];
+  try {
+    // Records scored inside the run need no text: only the others are read whole.
+    const scored = internals.scored;
+    records = scored
+      ? store
+          .records({ texts: false })
+          .map((r) =>
+            r.status !== "done" || scored.has(scoreKey(r)) ? r : store.record(r.unitId, r.probeId, r.setting)!,
+          )
+      : store.records();
+    if (options.keepVerdicts) earlier = store.scores<ProbeScore>();
+  } finally {
+    store.close();
+  }
+  const dataset =
+    internals.dataset ??
+    (await loadRunData(bench, config.options.data, {
+      lenient: options.lenient ?? config.options.lenient === true,
+    }));
+  const prepared = prepareScoring(config, options, earlier, internals.limiter)!;
+  const { scorer, ctx, info } = prepared;
+  const kept = ctx.judge?.kept;
+  if (kept?.size) log.info(`keeping ${kept.size} judge verdicts that succeeded; failed and new judge calls are asked`);
+  if (!ctx.judge && scorer.needsJudge) log.info(`${info.reason}: judged metrics will be skipped`);
   const episodes = new Map(dataset.episodes.map((e) => [e.id, e]));
   try {
     const reopened = new RunStore(join(dir, STORE_FILE));
@@ -466,6 +580,7 @@ export async function scoreRun(dir: string, options: ScoreRunOptions = {}): Prom
         ctx,
         options.concurrency,
         (record) => (call) => reopened.addUsage(record.unitId, "score", call),
+        internals.scored,
       );
       reopened.replaceScores(
         scores.map((s) => ({
@@ -478,15 +593,9 @@ export async function scoreRun(dir: string, options: ScoreRunOptions = {}): Prom
     } finally {
       reopened.close();
     }
-    const info: ScoringInfo = {
-      promptSet: prompts.name,
-      judges: judges.map((j) => j.name),
-      options: ctx.options,
-      reason,
-    };
     writeFileSync(join(dir, SCORING_FILE), `${JSON.stringify(info, null, 2)}\n`);
     return summarizeRun(dir);
   } finally {
-    for (const m of models) m.close();
+    prepared.close();
   }
 }

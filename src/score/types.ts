@@ -110,17 +110,25 @@ export interface BenchmarkScorer {
 
 /** Mean of each metric over the scores that carry it. */
 export function meanMetrics(scores: readonly ProbeScore[]): Record<string, number> {
+  // Run 500 times per row by the bootstrap: no array of entries per score.
   const sums = new Map<string, { s: number; n: number }>();
   for (const score of scores) {
-    for (const [k, v] of Object.entries(score.metrics)) {
+    const metrics = score.metrics;
+    for (const k in metrics) {
+      const v = metrics[k]!;
       if (!Number.isFinite(v)) continue;
-      const e = sums.get(k) ?? { s: 0, n: 0 };
+      let e = sums.get(k);
+      if (!e) {
+        e = { s: 0, n: 0 };
+        sums.set(k, e);
+      }
       e.s += v;
       e.n++;
-      sums.set(k, e);
     }
   }
-  return Object.fromEntries([...sums].map(([k, e]) => [k, e.s / e.n]));
+  const out: Record<string, number> = {};
+  for (const [k, e] of sums) out[k] = e.s / e.n;
+  return out;
 }
 
 /** Whether `scorer` calls a judge under `options` (default: it may). */

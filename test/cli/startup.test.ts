@@ -16,8 +16,8 @@ import { BENCHMARK_ALIASES, BENCHMARK_IDS } from "../../src/benchmarks/ids.ts";
 import { benchmarkIds, getBenchmark } from "../../src/benchmarks/index.ts";
 import { membenchBin, ROOT } from "../support/bin.ts";
 
-/** Packages no start-up may load: SQLite, the OpenAI client, the offline embedder, the chart renderer. */
-const HEAVY = /^(better-sqlite3|sqlite-vec|openai|vega(-.*)?|@energetic-ai\/.*)$/;
+/** Packages no start-up may load: SQLite, the OpenAI client, the offline embedder, the chart renderer, the queue. */
+const HEAVY = /^(better-sqlite3|sqlite-vec|openai|vega(-.*)?|@energetic-ai\/.*|bullmq|ioredis)$/;
 const TRACER = pathToFileURL(join(ROOT, "test/support/trace-modules.mjs")).href;
 
 const tmp = mkdtempSync(join(tmpdir(), "mb-startup-"));
@@ -43,8 +43,15 @@ function packagesLoaded(args: string[]): { status: number | null; stdout: string
 describe("CLI start-up", () => {
   after(() => rmSync(tmp, { recursive: true, force: true }));
 
-  for (const args of [["--help"], ["--version"], ["run", "--help"], ["serve", "--help"], ["data", "pull", "--help"]]) {
-    it(`membench ${args.join(" ")} loads no SQLite, model client, embedder or vega`, () => {
+  for (const args of [
+    ["--help"],
+    ["--version"],
+    ["run", "--help"],
+    ["serve", "--help"],
+    ["worker", "--help"],
+    ["data", "pull", "--help"],
+  ]) {
+    it(`membench ${args.join(" ")} loads no SQLite, model client, embedder, vega or queue`, () => {
       const r = packagesLoaded(args);
       assert.equal(r.status, 0);
       assert.ok(r.stdout.length > 0);

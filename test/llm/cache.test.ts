@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -47,6 +48,37 @@ describe("canonicalJson and cacheKey", () => {
     const otherKey = new OpenAIChatModel({ model: "m", baseUrl: "http://h/v1", apiKey: "sk-two" });
     assert.equal(cacheKey(withKey, req("q")), cacheKey(otherKey, req("q")));
     assert.equal(cacheKey(withKey, req("q")), base);
+  });
+});
+
+describe("cacheKey with a shared response schema", () => {
+  it("is the same key as the whole request's canonical JSON, on every call that shares the schema object", () => {
+    const model = { baseUrl: "http://h/v1", model: "m" };
+    const schema = {
+      type: "object",
+      properties: { score: { type: "integer", minimum: 0 }, reason: { type: "string" } },
+    };
+    // Keys already in use in users' caches: sha256 of the request's canonical JSON.
+    const expected = (r: ChatRequest) =>
+      createHash("sha256")
+        .update(
+          canonicalJson({
+            baseUrl: model.baseUrl,
+            model: model.model,
+            role: r.role,
+            messages: r.messages,
+            temperature: r.temperature,
+            responseFormat: r.responseFormat,
+          }),
+        )
+        .digest("hex");
+    for (const q of ["first", "second", "first"]) {
+      const r = req(q, { role: "judge", responseFormat: { name: "verdict", schema } });
+      assert.equal(cacheKey(model, r), expected(r), q);
+    }
+    // Another schema object with other content gives another key.
+    const other = req("first", { role: "judge", responseFormat: { name: "verdict", schema: { type: "object" } } });
+    assert.equal(cacheKey(model, other), expected(other));
   });
 });
 

@@ -104,6 +104,7 @@ describe("resume after SIGKILL", () => {
     assert.ok(dir, killed.stderr);
     const store = new RunStore(join(dir, "run.sqlite"));
     const before = store.usage("run")?.roles.answerer.calls ?? 0;
+    const judgedBefore = store.usage("score")?.roles.judge.calls ?? 0;
     store.close();
     assert.ok(before >= 4, `the finished unit's 4 answers were counted before the kill (${before})`);
 
@@ -113,7 +114,17 @@ describe("resume after SIGKILL", () => {
     const usage = summary().usage!;
     // The two unfinished units are redone: 4 answers each, on top of every call the killed process made.
     assert.equal(usage.roles.answerer.calls, before + 8);
-    assert.equal(summary().judgeUsage?.roles.judge.calls, 12 * 2, "two judges (qa, memory) per record");
+    // Records are judged as their answers come in, and each verdict is stored at once: the resume keeps
+    // those of the killed process (and reuses them for identical prompts), so it asks fewer than the
+    // 12 × 2 (qa, memory) a fresh scoring would, and every call of both processes counts.
+    const judged = summary().judgeUsage?.roles.judge.calls ?? 0;
+    assert.ok(judgedBefore > 0, "the killed process judged the answers it had");
+    assert.ok(judged > judgedBefore && judged < judgedBefore + 12 * 2, `${judgedBefore} then ${judged} judge calls`);
+    const scored = new RunStore(join(dir, "run.sqlite"));
+    const verdicts = scored.scores<{ verdicts: Array<{ ok: boolean }> }>().map((s) => s.verdicts);
+    scored.close();
+    assert.equal(verdicts.length, 12);
+    for (const v of verdicts) assert.ok(v.length === 2 && v.every((x) => x.ok), "both judges, both ok, per record");
 
     const again = cli(["run", "--resume", dir, "--no-progress"]);
     assert.equal(again.status, 0, again.stderr);

@@ -6,6 +6,7 @@ import type { Setting } from "../../run/record.ts";
 import type { Summary } from "../../run/summary.ts";
 import { markdownTable, retrievalTable } from "../../run/table.ts";
 import { log } from "../../util/log.ts";
+import { checkRedisUrl } from "../../util/redis.ts";
 import { collect, SYSTEM_HELP, SYSTEM_OPTION_HELP } from "../options.ts";
 import { LENIENT_HELP, printScores, scoreOptions } from "./score.ts";
 
@@ -22,6 +23,7 @@ interface RunFlags {
   resume?: string;
   retryFailed?: string;
   concurrency?: string;
+  shard?: string;
   maxCost?: string;
   priceIn?: string;
   priceOut?: string;
@@ -42,6 +44,11 @@ interface RunFlags {
   prompts?: string;
   scoreOption?: string[];
   lenient?: boolean;
+  queue?: string;
+  queueName?: string;
+  queueAttempts?: string;
+  queueBackoffMs?: string;
+  local?: boolean;
 }
 
 const list = (v?: string) =>
@@ -58,6 +65,28 @@ function num(v: string | undefined, flag: string): number | undefined {
   if (!Number.isFinite(n) || n < 0)
     throw new ConfigError(`expected a non-negative number, got "${v}"`, flag, `--${flag}`);
   return n;
+}
+
+/** `--queue` and its companions, checked; undefined without `--queue`. */
+function queueOptions(flags: RunFlags) {
+  if (!flags.queue) {
+    for (const f of ["queueName", "queueAttempts", "queueBackoffMs"] as const) {
+      const flag = `--${f.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+      if (flags[f] !== undefined) throw new ConfigError(`${flag} needs --queue`, f, flag);
+    }
+    return undefined;
+  }
+  const attempts = num(flags.queueAttempts, "queue-attempts");
+  if (attempts !== undefined && (!Number.isInteger(attempts) || attempts < 1)) {
+    throw new ConfigError(`expected a whole number ≥ 1, got "${flags.queueAttempts}"`, "queue-attempts");
+  }
+  const backoffMs = num(flags.queueBackoffMs, "queue-backoff-ms");
+  return {
+    url: checkRedisUrl(flags.queue),
+    ...(flags.queueName ? { name: flags.queueName } : {}),
+    ...(attempts !== undefined ? { attempts } : {}),
+    ...(backoffMs !== undefined ? { backoffMs } : {}),
+  };
 }
 
 function contextKind(v: string | undefined): "memory" | "session" | undefined {
@@ -128,7 +157,15 @@ export function registerRunCommand(program: Command): void {
       "--retry-failed <dir>",
       "after an outage: ask a run's failed answer and judge calls again, keeping all that succeeded (same as --resume)",
     )
-    .option("--concurrency <n>", "episodes replayed at once", "2")
+    .option(
+      "--concurrency <n>",
+      "units (system × episode) replayed at once; answer and judge calls run apart from the replay, at MEMBENCH_CONCURRENCY (with --queue: each worker's --concurrency instead)",
+      "2",
+    )
+    .option(
+      "--shard <i/n>",
+      "execute only shard i of n (1-based) of the run's units, split by unit id hash and balanced by size; `membench merge` joins the shards' run directories",
+    )
     .option(
       "--max-cost <usd>",
       "refuse to start, or stop, past this many US dollars of the run's model calls (all processes)",
@@ -160,6 +197,14 @@ export function registerRunCommand(program: Command): void {
     .option("--prompts <dir>", "your own prompt templates: <dir>/<bench>/<template>.md")
     .option("--score-option <key=value...>", "benchmark scoring options (see docs/scoring/<bench>.md)")
     .option("--lenient", LENIENT_HELP)
+    .option(
+      "--queue <url>",
+      "run the units on a worker pool: enqueue them on this Redis (redis://host:port) for `membench worker`s, store their results here",
+    )
+    .option("--queue-name <name>", "BullMQ queue name (default membench)")
+    .option("--queue-attempts <n>", "with --queue: attempts per unit before it is dead-lettered (default 3)")
+    .option("--queue-backoff-ms <ms>", "with --queue: first retry delay, doubled at each retry (default 5000)")
+    .option("--local", "with --resume of a --queue run: run what is left here instead of on the queue")
     .option("--no-progress", "no progress bar")
     .addHelpText(
       "after",
@@ -180,14 +225,22 @@ Environment variables (MEMBENCH_*, OPENAI_*) and the scripted model's JSONL form
     .action(async (bench: string | undefined, flags: RunFlags) => {
       // Loaded when the command runs, so `--help` stays light (see main.ts).
       const { resumeRun, startRun } = await import("../../run/runner.ts");
+      const { parseShard } = await import("../../run/shard.ts");
       const { ledgerAliasOptions } = await import("../../run/ledger-config.ts");
       let outcome: Awaited<ReturnType<typeof startRun>>;
       if (flags.resume && flags.retryFailed && flags.resume !== flags.retryFailed) {
         throw new ConfigError("--resume and --retry-failed name different runs; give one", "retry-failed");
       }
       const again = flags.resume ?? flags.retryFailed;
+      const queue = queueOptions(flags);
+      if (flags.local && queue) throw new ConfigError("--local and --queue contradict each other; give one", "local");
       if (again) {
-        outcome = await resumeRun(again, flags.progress);
+        if (flags.shard)
+          throw new ConfigError("--shard is kept in the run's config: resume without it", "shard", "--shard");
+        outcome = await resumeRun(again, {
+          progress: flags.progress,
+          ...(flags.local ? { queue: false as const } : queue ? { queue } : {}),
+        });
       } else {
         if (!bench) throw new ConfigError("name a benchmark (or --resume DIR)", "bench");
         if (!flags.data) throw new ConfigError("--data <path> is required", "data", "--data");
@@ -212,6 +265,7 @@ Environment variables (MEMBENCH_*, OPENAI_*) and the scripted model's JSONL form
           episodes: list(flags.episodes),
           out: flags.out,
           concurrency: num(flags.concurrency, "concurrency"),
+          ...(flags.shard ? { shard: parseShard(flags.shard) } : {}),
           maxCost: num(flags.maxCost, "max-cost"),
           price:
             priceIn !== undefined || priceOut !== undefined
@@ -229,7 +283,13 @@ Environment variables (MEMBENCH_*, OPENAI_*) and the scripted model's JSONL form
           progress: flags.progress,
           scoring: scoreOptions(flags),
           ...(flags.lenient ? { lenient: true } : {}),
+          ...(queue ? { queue } : {}),
         });
+      }
+      if (outcome.stoppedWaiting) {
+        log.warn(`stopped waiting for the workers; membench run --resume ${outcome.dir} collects the rest`);
+        process.exitCode = 130;
+        return;
       }
       printRetrieval(outcome.summary);
       if (outcome.summary.results.some((r) => "ci" in r)) printScores(outcome.summary);
@@ -246,6 +306,12 @@ Environment variables (MEMBENCH_*, OPENAI_*) and the scripted model's JSONL form
         ].filter(Boolean);
         log.error(
           `${parts.join(" and ")} failed (scored as failures); once the endpoint answers, --retry-failed ${outcome.dir} asks them again`,
+        );
+        process.exitCode = 1;
+      }
+      if (left?.answersPending) {
+        log.error(
+          `${left.answersPending} answers not asked yet (the run stopped first); --resume ${outcome.dir} asks them`,
         );
         process.exitCode = 1;
       }
