@@ -103,12 +103,20 @@ async function queueStatus(): Promise<string> {
   return redisServerPath() ? "available" : "no redis-server (REDIS_SERVER_PATH, PATH)";
 }
 
-/** Metrics of a run directory's summary, by system/setting, to compare runs. */
-function summaryMetrics(runDir: string): unknown {
+/**
+ * The metrics of a run directory's summary, by system/setting, to compare runs:
+ * every metric but the timings (`*_ms_*`), which no two runs share.
+ */
+export function summaryMetrics(runDir: string): unknown {
   const summary = JSON.parse(readFileSync(join(runDir, "summary.json"), "utf8")) as {
-    results: Array<{ system: string; setting: string; metrics: Record<string, number> }>;
+    results: Array<{ system: string; setting: string; n: number; metrics: Record<string, number> }>;
   };
-  return summary.results.map((r) => ({ system: r.system, setting: r.setting, metrics: r.metrics }));
+  return summary.results.map((r) => ({
+    system: r.system,
+    setting: r.setting,
+    n: r.n,
+    metrics: Object.fromEntries(Object.entries(r.metrics).filter(([k]) => !/_ms_/.test(k))),
+  }));
 }
 
 /** The merged run: `out` itself when merge wrote the run there, else the one run folder inside it. */
