@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ConfigError } from "../core/errors.ts";
-import type { Dataset, Episode } from "../core/model.ts";
+import { type Dataset, type Episode, Gold } from "../core/model.ts";
 import { resolveModelSettings } from "../llm/create.ts";
 import type { QueueOptions } from "../pool/coordinator.ts";
 import type { ScoreRunOptions } from "../score/score-run.ts";
@@ -137,15 +137,7 @@ export function answerPromptHash(protocol: Protocol): string {
     time: "{time}",
     position: { at: "end" as const },
     labels: {},
-    gold: {
-      answers: [],
-      wrongAnswers: [],
-      criteria: [],
-      evidenceSessionIds: [],
-      evidenceTurnIds: [],
-      evidenceMemories: [],
-      staleSessionIds: [],
-    },
+    gold: Gold.parse({}),
   };
   const messages = protocol.answerMessages(probe, { text: "{context}", tokens: 0, used: 0 });
   return createHash("sha256").update(JSON.stringify(messages)).digest("hex").slice(0, 16);
