@@ -5,7 +5,7 @@
  */
 import { lexicalTokens } from "../systems/tokenize.ts";
 import { linksOf, type NamespaceIndex } from "./namespace-index.ts";
-import type { RetrievalParams } from "./search.ts";
+import type { RetrievalParams } from "./retrieval-params.ts";
 import type { LedgerStore, SessionRow } from "./store.ts";
 import type { Hit, Memory } from "./types.ts";
 

@@ -23,7 +23,8 @@ import { normaliseTime, stableId } from "./ids.ts";
 import { emptyIndex, indexLink, indexMemory, indexTurnPlace, type NamespaceIndex } from "./namespace-index.ts";
 import type { QueryRewriter } from "./query-rewrite.ts";
 import { type RelationProposer, resolve, ruleProposer } from "./resolve.ts";
-import { DEFAULT_RETRIEVAL, type RetrievalParams, type RetrievalWeights, searchLedger } from "./search.ts";
+import { DEFAULT_RETRIEVAL, type RetrievalParams, type RetrievalWeights } from "./retrieval-params.ts";
+import { searchLedger } from "./search.ts";
 import { Slices } from "./slices.ts";
 import { LedgerStore, memoryHead } from "./store.ts";
 import type {
