@@ -18,7 +18,7 @@
  */
 import type { Episode } from "../src/core/model.ts";
 import type { ProbeRecord } from "../src/run/record.ts";
-import { lexicalTokens } from "../src/systems/tokenize.ts";
+import { lexicalTokens } from "../src/text/tokenize.ts";
 
 export interface MissReport {
   probes: number;

@@ -30,7 +30,7 @@ import type { ProbeRecord } from "../src/run/record.ts";
 import { startRun } from "../src/run/runner.ts";
 import { RunStore, STORE_FILE } from "../src/run/store.ts";
 import type { ResultRow } from "../src/run/summary.ts";
-import { lexicalTokens } from "../src/systems/tokenize.ts";
+import { lexicalTokens } from "../src/text/tokenize.ts";
 import { type Guard, guardFailures, type HalfRows, summariseHalves, withSessionMetrics } from "./ledger-halves.ts";
 import { analyseMisses, printMisses } from "./ledger-misses.ts";
 import { HALVES, type Half, SPLIT_TEXT, type SplitRule } from "./ledger-splits.ts";

@@ -3,7 +3,7 @@
  * that matched, with their neighbours), and the near-duplicate check that keeps
  * repeated bundles out of the top k.
  */
-import { lexicalTokens } from "../systems/tokenize.ts";
+import { lexicalTokens } from "../text/tokenize.ts";
 import { linksOf, type NamespaceIndex } from "./namespace-index.ts";
 import type { RetrievalParams } from "./retrieval-params.ts";
 import type { LedgerStore, SessionRow } from "./store.ts";

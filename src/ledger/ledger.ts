@@ -5,7 +5,7 @@
  * search.ts. Namespaces isolate users or episodes inside one store.
  */
 import type { Embedder } from "../embed/types.ts";
-import { lexicalTokens } from "../systems/tokenize.ts";
+import { lexicalTokens } from "../text/tokenize.ts";
 import { KeyedQueue } from "../util/keyed-queue.ts";
 import { log } from "../util/log.ts";
 import { LedgerConflictError, LedgerLimitError } from "./errors.ts";

@@ -12,7 +12,7 @@
  * that adds things up gets its tally first (tally.ts), and one about what is
  * left to do its open tasks (open-tasks.ts).
  */
-import { lexicalTokens } from "../systems/tokenize.ts";
+import { lexicalTokens } from "../text/tokenize.ts";
 import { bundle, nearDuplicate, wordsOf } from "./bundle.ts";
 import { groupLinksOf, headsById, type NamespaceIndex } from "./namespace-index.ts";
 import { openTasks } from "./open-tasks.ts";
