@@ -40,3 +40,7 @@ export const SYSTEM_HELP =
   "a system spec, repeatable or comma-separated: a registered id (bm25, ledger, …; `membench systems` lists them and their options), id#{json options}, label=spec, a module ./my-system.js[#export], package#export, or http:URL[#name] (docs/systems.md)";
 export const SYSTEM_OPTION_HELP =
   "one option of a system: <label or id>.<key>=<value> (value JSON when it parses, else text; dotted keys nest), repeatable";
+
+/** `--embed-workers`, as `run`, `serve` and `conformance` take it (docs/embeddings.md). */
+export const EMBED_WORKERS_HELP =
+  "threads running the offline embedder (use-lite); 0 runs it on the main thread (default: MEMBENCH_EMBED_WORKERS, else 1)";

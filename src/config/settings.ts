@@ -29,6 +29,11 @@ export const SETTINGS = {
     key: "embedBaseUrl",
     help: "embeddings endpoint (defaults to baseUrl)",
   },
+  embedWorkers: {
+    env: ["MEMBENCH_EMBED_WORKERS"],
+    key: "embedWorkers",
+    help: "threads running the offline embedder; 0: the main thread (default 1)",
+  },
   cacheDir: { env: ["MEMBENCH_CACHE_DIR"], key: "cacheDir", help: "cache folder (default .membench/cache)" },
   concurrency: { env: ["MEMBENCH_CONCURRENCY"], key: "concurrency", help: "parallel model calls (default 8)" },
   rps: { env: ["MEMBENCH_RPS"], key: "rps", help: "model requests per second (default unlimited)" },

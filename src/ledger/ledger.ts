@@ -106,9 +106,6 @@ function inOrder<T extends { rowid: number }>(
   });
 }
 
-/** Longest text sent to the embedder; long turns are embedded by their opening. */
-const EMBED_CHARS = 2000;
-
 export class Ledger {
   readonly store: LedgerStore;
   private readonly embedder?: Embedder;
@@ -172,11 +169,15 @@ export class Ledger {
     this.indexes.delete(ns);
   }
 
+  /**
+   * Texts are embedded whole, as the retrieval baselines embed them: a turn gets the
+   * same vector (and cache entry) here as in `dense` and `hybrid`.
+   */
   private async embed(texts: string[], slices = new Slices()): Promise<Float32Array[]> {
     if (!this.embedder || !texts.length) return [];
     const out: Float32Array[] = [];
     for (let i = 0; i < texts.length; i += this.batch) {
-      out.push(...(await this.embedder.embed(texts.slice(i, i + this.batch).map((t) => t.slice(0, EMBED_CHARS)))));
+      out.push(...(await this.embedder.embed(texts.slice(i, i + this.batch))));
       await slices.tick();
     }
     return out;

@@ -49,6 +49,8 @@ export interface RunOptions {
   maxCost?: number;
   protocol?: ProtocolOptions;
   embedder?: string;
+  /** `--embed-workers`: threads running the offline embedder (default MEMBENCH_EMBED_WORKERS, else 1); vectors do not depend on it. */
+  embedWorkers?: number;
   /** `openai`, `openai:MODEL` or `scripted:FILE`; default from settings. */
   llm?: string;
   /** USD per million tokens, for the cost estimate and `--max-cost`. */

@@ -269,6 +269,13 @@ export class RunStore {
           unit.id,
         ).changes;
       if (changed !== 1) throw new Error(`unit ${unit.id} is not planned in ${this.path}`);
+      // A unit the pool gave up on stays listed as such (`membench merge`), with its job and attempts.
+      this.db.prepare("DELETE FROM dead_letters WHERE unit = ?").run(unit.id);
+      if (unit.deadLetter && unit.state !== "done") {
+        this.db
+          .prepare("INSERT INTO dead_letters (unit, job, attempts, error, at) VALUES (?, ?, ?, ?, ?)")
+          .run(unit.id, unit.deadLetter.job, unit.deadLetter.attempts, unit.error ?? "", unit.deadLetter.at);
+      }
     });
   }
 

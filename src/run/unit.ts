@@ -124,6 +124,7 @@ export function createAnswerer(snapshot: RunSnapshot): ManagedChatModel | undefi
 export function systemContextOf(snapshot: RunSnapshot, answerer: ManagedChatModel | undefined) {
   return runSystemContext({
     embedder: snapshot.options.embedder,
+    embedWorkers: snapshot.options.embedWorkers,
     llm: snapshot.options.llm,
     ...(answerer ? { model: answerer } : {}),
     modelStatus: snapshot.model,

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { ConfigError } from "../../core/errors.ts";
 import type { SystemConformance } from "../../systems/conformance-systems.ts";
-import { collect, SYSTEM_HELP, SYSTEM_OPTION_HELP } from "../options.ts";
+import { collect, EMBED_WORKERS_HELP, SYSTEM_HELP, SYSTEM_OPTION_HELP } from "../options.ts";
 
 interface ConformanceFlags {
   system?: string[];
@@ -9,6 +9,7 @@ interface ConformanceFlags {
   json?: boolean;
   timeout: string;
   embedder?: string;
+  embedWorkers?: string;
   llm?: string;
   keepRemote?: boolean;
   namespacePrefix: string;
@@ -25,6 +26,7 @@ export function registerConformanceCommand(program: Command): void {
     .option("--json", "print the reports as JSON")
     .option("--timeout <ms>", "time allowed for one check", "120000")
     .option("--embedder <spec>", "embedder of systems that embed: use-lite | hashing[:DIM] | openai:MODEL | onnx:DIR")
+    .option("--embed-workers <n>", EMBED_WORKERS_HELP)
     .option("--llm <spec>", "model of systems that call one: openai, openai:MODEL or scripted:FILE")
     .option("--keep-remote", "remote systems keep their users/containers at close")
     .option("--namespace-prefix <prefix>", "prefix of every namespace the checks open", "membench-conformance")
@@ -45,7 +47,10 @@ Example: membench conformance --system ./my-system.js --system bm25`,
       }
       // Loaded when the command runs, so `--help` stays light (see main.ts).
       const { modelConfigured } = await import("../../llm/create.ts");
-      const { configuredChatModel, runSystemContext } = await import("../../run/system-context.ts");
+      const { configuredChatModel, configuredEmbedWorkers, runSystemContext } = await import(
+        "../../run/system-context.ts"
+      );
+      const embedWorkers = flags.embedWorkers === undefined ? undefined : configuredEmbedWorkers(flags.embedWorkers);
       const { formatConformance, systemConformance } = await import("../../systems/conformance-systems.ts");
       const { resolveSystems } = await import("../../systems/resolve.ts");
       const resolved = await resolveSystems(flags.system, { systemOptions: flags.systemOption });
@@ -53,6 +58,7 @@ Example: membench conformance --system ./my-system.js --system bm25`,
       const model = status.configured ? configuredChatModel(flags.llm) : undefined;
       const context = runSystemContext({
         embedder: flags.embedder,
+        ...(embedWorkers !== undefined ? { embedWorkers } : {}),
         llm: flags.llm,
         ...(model ? { model } : {}),
         modelStatus: { configured: status.configured, detail: status.reason },

@@ -7,7 +7,7 @@ import type { Summary } from "../../run/summary.ts";
 import { markdownTable, retrievalTable } from "../../run/table.ts";
 import { log } from "../../util/log.ts";
 import { checkRedisUrl } from "../../util/redis.ts";
-import { collect, SYSTEM_HELP, SYSTEM_OPTION_HELP } from "../options.ts";
+import { collect, EMBED_WORKERS_HELP, SYSTEM_HELP, SYSTEM_OPTION_HELP } from "../options.ts";
 import { LENIENT_HELP, printScores, scoreOptions } from "./score.ts";
 
 interface RunFlags {
@@ -33,6 +33,7 @@ interface RunFlags {
   context?: string;
   tokenBudget?: string;
   embedder?: string;
+  embedWorkers?: string;
   llm?: string;
   ledgerExtractor?: string;
   ledgerRetrieval?: string;
@@ -178,6 +179,7 @@ export function registerRunCommand(program: Command): void {
     .option("--context <kind>", "RealMem: memory (top-20 items, default) or session (top-5 whole sessions)")
     .option("--token-budget <n>", "token budget given to the systems (full-context: newest turns kept)")
     .option("--embedder <spec>", "use-lite | hashing[:DIM] | openai:MODEL | onnx:DIR")
+    .option("--embed-workers <n>", EMBED_WORKERS_HELP)
     .option("--llm <spec>", "answer model: openai, openai:MODEL or scripted:FILE")
     .option(
       "--ledger-extractor <mode>",
@@ -227,6 +229,7 @@ Environment variables (MEMBENCH_*, OPENAI_*) and the scripted model's JSONL form
       const { resumeRun, startRun } = await import("../../run/runner.ts");
       const { parseShard } = await import("../../run/shard.ts");
       const { ledgerAliasOptions } = await import("../../run/ledger-config.ts");
+      const { configuredEmbedWorkers } = await import("../../run/system-context.ts");
       let outcome: Awaited<ReturnType<typeof startRun>>;
       if (flags.resume && flags.retryFailed && flags.resume !== flags.retryFailed) {
         throw new ConfigError("--resume and --retry-failed name different runs; give one", "retry-failed");
@@ -279,6 +282,7 @@ Environment variables (MEMBENCH_*, OPENAI_*) and the scripted model's JSONL form
           },
           tokenBudget: num(flags.tokenBudget, "token-budget"),
           embedder: flags.embedder,
+          ...(flags.embedWorkers !== undefined ? { embedWorkers: configuredEmbedWorkers(flags.embedWorkers) } : {}),
           llm: flags.llm,
           progress: flags.progress,
           scoring: scoreOptions(flags),

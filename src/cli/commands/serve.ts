@@ -6,13 +6,14 @@ import type { Embedder } from "../../embed/types.ts";
 import { DEFAULT_MAX_BODY, DEFAULT_SERVICE_LIMITS } from "../../ledger/service/limits.ts";
 import { DEFAULT_HOST, DEFAULT_SERVICE_PORT, isLoopback } from "../../util/http-server.ts";
 import { log } from "../../util/log.ts";
-import { jsonOption, portOption, untilStopped } from "../options.ts";
+import { EMBED_WORKERS_HELP, jsonOption, portOption, untilStopped } from "../options.ts";
 
 interface ServeFlags {
   db: string;
   port: string;
   host: string;
   embedder?: string;
+  embedWorkers?: string;
   llm?: string;
   ledgerExtractor: string;
   ledgerRetrieval?: string;
@@ -43,6 +44,7 @@ export function registerServeCommand(program: Command): void {
     .option("--port <n>", "port to listen on (0: any free port)", String(DEFAULT_SERVICE_PORT))
     .option("--host <address>", "address to listen on", DEFAULT_HOST)
     .option("--embedder <spec>", "use-lite | hashing[:DIM] | openai:MODEL | onnx:DIR | none (lexical search only)")
+    .option("--embed-workers <n>", EMBED_WORKERS_HELP)
     .option("--llm <spec>", "model for extraction and query rewrite: openai, openai:MODEL or scripted:FILE")
     .option(
       "--ledger-extractor <mode>",
@@ -90,6 +92,8 @@ measures the ledger as served.`,
         configuredChatModel,
         configuredEmbedder,
       } = await import("../../run/ledger-config.ts");
+      const { configuredEmbedWorkers } = await import("../../run/system-context.ts");
+      const embedWorkers = flags.embedWorkers === undefined ? undefined : configuredEmbedWorkers(flags.embedWorkers);
       const port = portOption(flags.port);
       const maxBody = Number(flags.maxBody);
       if (!Number.isFinite(maxBody) || maxBody <= 0) {
@@ -116,7 +120,7 @@ measures the ledger as served.`,
         flags.ledgerRetrieval === undefined ? undefined : jsonOption(flags.ledgerRetrieval, "ledger-retrieval"),
       );
       const embedder: Embedder | undefined =
-        flags.embedder === "none" ? undefined : await configuredEmbedder(flags.embedder);
+        flags.embedder === "none" ? undefined : await configuredEmbedder(flags.embedder, { workers: embedWorkers });
       const model =
         (mode !== "offline" || flags.ledgerQueryRewrite) && status.configured
           ? configuredChatModel(flags.llm)
