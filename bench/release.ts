@@ -17,7 +17,7 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { STOPWORDS } from "../src/systems/tokenize.ts";
+import { STOPWORDS } from "../src/text/tokenize.ts";
 import { realmemPersonaFiles, replicateRealMem } from "./realmem-data.ts";
 import {
   type BenchData,

@@ -5,7 +5,7 @@
  * search.ts. Namespaces isolate users or episodes inside one store.
  */
 import type { Embedder } from "../embed/types.ts";
-import { lexicalTokens } from "../systems/tokenize.ts";
+import { lexicalTokens } from "../text/tokenize.ts";
 import { KeyedQueue } from "../util/keyed-queue.ts";
 import { log } from "../util/log.ts";
 import { LedgerConflictError, LedgerLimitError } from "./errors.ts";
@@ -23,7 +23,8 @@ import { normaliseTime, stableId } from "./ids.ts";
 import { emptyIndex, indexLink, indexMemory, indexTurnPlace, type NamespaceIndex } from "./namespace-index.ts";
 import type { QueryRewriter } from "./query-rewrite.ts";
 import { type RelationProposer, resolve, ruleProposer } from "./resolve.ts";
-import { DEFAULT_RETRIEVAL, type RetrievalParams, type RetrievalWeights, searchLedger } from "./search.ts";
+import { DEFAULT_RETRIEVAL, type RetrievalParams, type RetrievalWeights } from "./retrieval-params.ts";
+import { searchLedger } from "./search.ts";
 import { Slices } from "./slices.ts";
 import { LedgerStore, memoryHead } from "./store.ts";
 import type {

@@ -3,13 +3,14 @@
  * canonical order, each probe fired at its position in the timeline, every
  * requested setting assembled from what has been ingested by then.
  */
+
+import type { Protocol } from "../benchmarks/shared/protocol.ts";
 import { SystemError } from "../core/errors.ts";
 import type { Episode, Probe, Session } from "../core/model.ts";
+import type { ProbeRecord, RetrievedRecord, Setting } from "../core/record.ts";
 import type { ChatModel } from "../llm/types.ts";
 import { type EvidenceUnit, type ProvenanceItem, rankUnits, retrievalMetrics } from "../score/retrieval.ts";
 import type { IngestTurn, MemorySystem, Retrieved } from "../systems/types.ts";
-import type { Protocol } from "./protocol.ts";
-import type { ProbeRecord, RetrievedRecord, Setting } from "./record.ts";
 
 export interface ReplayOptions {
   unitId: string;

@@ -8,26 +8,18 @@ import { execFile } from "node:child_process";
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import PQueue from "p-queue";
-import { BENCHMARKS, getBenchmark, unifiedBenchmark } from "../benchmarks/index.ts";
+import { BENCHMARKS, getBenchmark, protocolFor, scorerFor, unifiedBenchmark } from "../benchmarks/index.ts";
+import type { Protocol } from "../benchmarks/shared/protocol.ts";
 import type { BenchmarkDefinition } from "../benchmarks/types.ts";
+import { unifiedSources } from "../benchmarks/unified/format.ts";
 import { ConfigError, SystemError } from "../core/errors.ts";
 import type { Dataset, Episode } from "../core/model.ts";
+import { type ProbeRecord, SETTINGS, type Setting } from "../core/record.ts";
 import { loadRunData } from "../data/run-data.ts";
-import { unifiedSources } from "../data/unified.ts";
 import { type UsageSink, withUsageSink } from "../llm/accounting.ts";
 import { type ManagedChatModel, modelConfigured } from "../llm/create.ts";
 import { shareModelLimits } from "../llm/shared-limits.ts";
 import type { QueueOptions } from "../pool/coordinator.ts";
-import {
-  checkScoreOptions,
-  prepareScoring,
-  type RunConfigLike,
-  scoreKey,
-  scoreRecord,
-  scoreRun,
-  summarizeRun,
-} from "../score/score-run.ts";
-import { scorerFor } from "../score/scorers.ts";
 import type { ProbeScore } from "../score/types.ts";
 import type { AnySystemDefinition } from "../systems/options.ts";
 import { disposeSystems, type MadeSystem, makeSystems, resolveSystems } from "../systems/resolve.ts";
@@ -37,9 +29,15 @@ import { PACKAGE_ROOT, packageVersion } from "../util/paths.ts";
 import { checkRedisUrl, redactRedisUrl } from "../util/redis.ts";
 import { ModelStage } from "./model-stage.ts";
 import { startProgress } from "./progress.ts";
-import type { Protocol } from "./protocol.ts";
-import { protocolFor } from "./protocols.ts";
-import { type ProbeRecord, SETTINGS, type Setting } from "./record.ts";
+import {
+  checkScoreOptions,
+  prepareScoring,
+  type RunConfigLike,
+  scoreKey,
+  scoreRecord,
+  scoreRun,
+  summarizeRun,
+} from "./score-run.ts";
 import { formatShard } from "./shard.ts";
 import {
   answerPromptHash,

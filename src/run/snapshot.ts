@@ -7,17 +7,17 @@
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import type { Protocol, ProtocolOptions } from "../benchmarks/shared/protocol.ts";
 import { ConfigError } from "../core/errors.ts";
 import { type Dataset, type Episode, Gold } from "../core/model.ts";
+import type { Setting } from "../core/record.ts";
 import { resolveModelSettings } from "../llm/create.ts";
 import type { QueueOptions } from "../pool/coordinator.ts";
-import type { ScoreRunOptions } from "../score/score-run.ts";
 import type { SystemInput, SystemRecord } from "../systems/resolve.ts";
 import { applySystemOptions } from "../systems/spec.ts";
 import { hashFiles } from "../util/file-hash.ts";
 import { type LedgerFlags, legacyLedgerOptions } from "./ledger-config.ts";
-import type { Protocol, ProtocolOptions } from "./protocol.ts";
-import type { Setting } from "./record.ts";
+import type { ScoreRunOptions } from "./score-run.ts";
 import type { ShardSpec } from "./shard.ts";
 
 export interface RunOptions {

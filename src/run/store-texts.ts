@@ -14,7 +14,7 @@
  */
 import { createHash } from "node:crypto";
 import type Database from "better-sqlite3";
-import type { ProbeRecord } from "./record.ts";
+import type { ProbeRecord } from "../core/record.ts";
 
 export const TEXTS_TABLE = `
   CREATE TABLE IF NOT EXISTS texts (

@@ -4,10 +4,10 @@
  * a finished unit or none of it — never half a unit counted.
  */
 import Database from "better-sqlite3";
+import type { ProbeRecord, UnitInfo } from "../core/record.ts";
 import { type AccountingSnapshot, type CallUsage, sumUsage } from "../llm/accounting.ts";
 import type { ModelRole } from "../llm/types.ts";
 import { openReadOnlyDb } from "./read-only-db.ts";
-import type { ProbeRecord, UnitInfo } from "./record.ts";
 import { type DecodeOptions, TEXTS_TABLE, TextTable } from "./store-texts.ts";
 
 export const STORE_FILE = "run.sqlite";

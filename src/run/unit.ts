@@ -15,17 +15,17 @@
  * (the local runner's model stage, which shares one queue across units).
  */
 import { resolve } from "node:path";
+import { protocolFor } from "../benchmarks/index.ts";
+import type { Protocol } from "../benchmarks/shared/protocol.ts";
 import { ConfigError } from "../core/errors.ts";
 import type { Dataset, Episode, Probe } from "../core/model.ts";
+import { unitId as makeUnitId, type ProbeRecord } from "../core/record.ts";
 import { loadRunData } from "../data/run-data.ts";
 import { type CallUsage, type UsageSink, withUsageSink } from "../llm/accounting.ts";
 import { type ManagedChatModel, resolveModelSettings } from "../llm/create.ts";
 import type { AnySystemDefinition } from "../systems/options.ts";
 import { disposeSystems, type MadeSystem, makeSystems, resolveRecorded } from "../systems/resolve.ts";
 import type { MemorySystem } from "../systems/types.ts";
-import type { Protocol } from "./protocol.ts";
-import { protocolFor } from "./protocols.ts";
-import { unitId as makeUnitId, type ProbeRecord } from "./record.ts";
 import { askAnswerModel, replayUnit } from "./replay.ts";
 import { episodeWeight, type ShardSpec, shardUnits } from "./shard.ts";
 import {

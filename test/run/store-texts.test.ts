@@ -10,10 +10,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import Database from "better-sqlite3";
-import type { ProbeRecord } from "../../src/run/record.ts";
+import type { ProbeRecord } from "../../src/core/record.ts";
 import { readRecords, startRun } from "../../src/run/runner.ts";
+import { computeSummary } from "../../src/run/score-run.ts";
 import { RunStore } from "../../src/run/store.ts";
-import { computeSummary } from "../../src/score/score-run.ts";
 import { fixture, sharedDataset, skipUnless } from "../support/shared-data.ts";
 
 const SESSION = ["[session s1, 2024-01-02]", "user: I adopted a cat named Miso last week.", "assistant: Lovely!"].join(

@@ -34,7 +34,7 @@ export function registerDataCommands(program: Command): void {
     .requiredOption("--out <file>", "output .jsonl file")
     .action(async (bench: string, path: string, opts: { out: string }) => {
       const { loadDataset } = await import("../../benchmarks/index.ts");
-      const { writeUnified } = await import("../../data/unified.ts");
+      const { writeUnified } = await import("../../benchmarks/unified/format.ts");
       const dataset = await loadDataset(bench, path, { strict: true });
       const n = await writeUnified(dataset, opts.out);
       log.info(`wrote ${n} ${dataset.benchmark} episodes to ${opts.out}`);

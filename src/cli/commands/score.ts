@@ -2,10 +2,10 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Command } from "commander";
 import { ConfigError } from "../../core/errors.ts";
+import type { ScoredRow, ScoreRunOptions } from "../../run/score-run.ts";
 import type { Summary } from "../../run/summary.ts";
 import { markdownTable } from "../../run/table.ts";
 import { describeJudgeFailures, failureCauseOf } from "../../score/judge-failures.ts";
-import type { ScoredRow, ScoreRunOptions } from "../../score/score-run.ts";
 import { WORST_OUTCOME } from "../../score/types.ts";
 import { log } from "../../util/log.ts";
 
@@ -132,8 +132,8 @@ Environment variables (MEMBENCH_*, OPENAI_*) and the scripted model's JSONL form
 (--judge-llm scripted:FILE): see \`membench --help\`.`,
     )
     .action(async (target: string, flags: ScoreFlags) => {
-      const { scoreRun } = await import("../../score/score-run.ts");
-      const { scoreExternalRun } = await import("../../score/answers.ts");
+      const { scoreRun } = await import("../../run/score-run.ts");
+      const { scoreExternalRun } = await import("../../run/answers.ts");
       const options = scoreOptions(flags);
       if (existsSync(join(target, "config.json"))) {
         for (const flag of ["answers", "retrievals", "name"] as const) {

@@ -11,8 +11,8 @@
  *   GET    /api/diff?a=:id&b=:id          two runs side by side (`systemA`, `systemB`, `setting`)
  */
 import { ConfigError } from "../../core/errors.ts";
+import type { ScoredRow } from "../../run/score-run.ts";
 import type { Summary } from "../../run/summary.ts";
-import type { ScoredRow } from "../../score/score-run.ts";
 import { SCORED_HEADLINES } from "../headline.ts";
 import { diffRuns } from "./diff.ts";
 import { clearVerdictOverride, OverrideError, overridesUnavailable, setVerdictOverride } from "./override.ts";
