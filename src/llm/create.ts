@@ -258,9 +258,12 @@ export async function checkEndpoint(baseUrl: string, apiKey?: string, timeoutMs 
     }
     return { reachable: true, status: res.status, models, latencyMs: elapsed() };
   } catch (error) {
-    const e = error as Error & { cause?: { code?: string } };
+    const e = error as Error & { cause?: { code?: string; message?: string } };
+    // fetch says only "fetch failed": the cause holds the reason (ECONNREFUSED, ENOTFOUND, a TLS code, "bad port").
     const detail =
-      e.name === "TimeoutError" ? `no answer within ${timeoutMs} ms` : (e.cause?.code ?? e.message ?? String(error));
+      e.name === "TimeoutError"
+        ? `no answer within ${timeoutMs} ms`
+        : (e.cause?.code ?? e.cause?.message ?? e.message ?? String(error));
     return {
       reachable: false,
       error: scrubSecret(`${normaliseBaseUrl(baseUrl)}: ${detail}`, apiKey),
