@@ -27,7 +27,7 @@ function parseCsv(text: string, file: string): Array<{ cells: string[]; line: nu
       trim: true,
       skip_empty_lines: true,
       relax_column_count: true,
-    }) as Array<{ record: string[]; info: { bytes: number } }>;
+    }) as unknown as Array<{ record: string[]; info: { bytes: number } }>;
     // A record's line is where it starts: count the line breaks before it (csv-parse's
     // own line count is where it ends, and counts a quoted CRLF twice).
     let line = 1;
