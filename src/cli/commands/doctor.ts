@@ -47,7 +47,7 @@ export function endpointCause(detail: string, status?: number): string {
 /** Gathers what `membench doctor` prints: never throws on a bad setting, reports it instead. */
 export async function gatherDoctor(): Promise<DoctorReport> {
   const { DEFAULT_EMBEDDER, describeEmbedder } = await import("../../embed/create.ts");
-  const { checkEndpoint, DEFAULT_CACHE_DIR, modelConfigured, resolveModelSettings } = await import(
+  const { checkEndpoint, modelConfigured, resolveModelSettings } = await import(
     "../../llm/create.ts"
   );
   const major = Number(process.versions.node.split(".")[0]);
@@ -69,7 +69,7 @@ export async function gatherDoctor(): Promise<DoctorReport> {
       : `answered in ${Math.round(check.latencyMs)} ms${check.models ? `, ${check.models.length} models listed` : ""}`;
   }
   const spec = resolveSetting("embedder", input).value ?? DEFAULT_EMBEDDER;
-  const cacheDir = resolve(settings.cacheDir ?? DEFAULT_CACHE_DIR);
+  const cacheDir = resolve(settings.cacheDir);
   const embed = await describeEmbedder(spec, {
     cacheDir,
     baseUrl: resolveSetting("embedBaseUrl", input).value ?? settings.baseUrl,
