@@ -72,11 +72,18 @@ export interface ExperimentRun {
 /** Paths in the file are relative to the file, as a config file's should be. */
 const from = (file: string, path: string) => (isAbsolute(path) ? path : resolve(dirname(file), path));
 
-function zodProblem(error: z.ZodError): string {
-  const issue = error.issues[0]!;
+/** The first problem in words: an unknown key (likely a typo) before anything else, a missing key as such. */
+function zodProblem(error: z.ZodError, raw: unknown): string {
+  const issues = [...error.issues].sort(
+    (a, b) => Number(b.code === "unrecognized_keys") - Number(a.code === "unrecognized_keys"),
+  );
+  const issue = issues[0]!;
   const where = issue.path.length ? issue.path.join(".") : "(top level)";
   const keys = (issue as { keys?: string[] }).keys;
-  return `${where}: ${keys?.length ? `unknown key${keys.length > 1 ? "s" : ""} ${keys.join(", ")}` : issue.message}`;
+  if (keys?.length) return `${where}: unknown key${keys.length > 1 ? "s" : ""} ${keys.join(", ")}`;
+  let value: unknown = raw;
+  for (const k of issue.path) value = (value as Record<PropertyKey, unknown> | undefined)?.[k as PropertyKey];
+  return `${where}: ${value === undefined ? "required" : issue.message}`;
 }
 
 /** Reads and checks an experiment file; a problem is a ConfigError naming the file and key. */
@@ -94,7 +101,7 @@ export function readExperiment(file: string): Experiment {
     throw new ConfigError(`${file}: not YAML: ${(error as Error).message.split("\n")[0]}`, "config", "--config");
   }
   const checked = experimentSchema.safeParse(raw);
-  if (!checked.success) throw new ConfigError(`${file}: ${zodProblem(checked.error)}`, "config", "--config");
+  if (!checked.success) throw new ConfigError(`${file}: ${zodProblem(checked.error, raw)}`, "config", "--config");
   return checked.data;
 }
 
