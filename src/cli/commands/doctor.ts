@@ -47,9 +47,7 @@ export function endpointCause(detail: string, status?: number): string {
 /** Gathers what `membench doctor` prints: never throws on a bad setting, reports it instead. */
 export async function gatherDoctor(): Promise<DoctorReport> {
   const { DEFAULT_EMBEDDER, describeEmbedder } = await import("../../embed/create.ts");
-  const { checkEndpoint, modelConfigured, resolveModelSettings } = await import(
-    "../../llm/create.ts"
-  );
+  const { checkEndpoint, modelConfigured, resolveModelSettings } = await import("../../llm/create.ts");
   const major = Number(process.versions.node.split(".")[0]);
   const file = readConfigFile();
   const input = { file: file.values };
