@@ -37,7 +37,7 @@ describe("unzip (fflate, CRC-checked)", () => {
     const zip = makeZip([{ name: "a.json", data: Buffer.from('{"a":1}') }]);
     // Flip one byte of the stored CRC in the central directory (46-byte header after the local entry).
     const central = zip.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));
-    zip[central + 16] ^= 0xff;
+    zip[central + 16] = zip[central + 16]! ^ 0xff;
     assert.throws(
       () => unzip(zip, "locomo10.zip"),
       (error: unknown) =>
