@@ -88,6 +88,12 @@ describe("--help", () => {
       BENCHMARK_IDS.filter((id) => id !== "unified"),
     );
     assert.match(helpOf(find("data inspect")), /unified/);
+    const unified = spawnSync(process.execPath, [membenchBin(), "data", "pull", "unified"], {
+      cwd: mkdtempSync(join(tmpdir(), "mb-pull-")),
+      encoding: "utf8",
+    });
+    assert.equal(unified.status, 2);
+    assert.match(unified.stderr, /unified is membench's own format .*there is no release to pull/);
   });
 });
 

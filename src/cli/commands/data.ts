@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import { BENCHMARK_IDS } from "../../benchmarks/ids.ts";
+import { ConfigError } from "../../core/errors.ts";
 import { log } from "../../util/log.ts";
 
 // Each action imports what it needs when it runs, so `--help` loads no loader (see main.ts).
@@ -86,6 +87,13 @@ in the destination records its URLs, sizes and SHA-256 hashes.`,
       const { inspectDataset } = await import("../../data/inspect.ts");
       const { pullRelease } = await import("../../data/pull.ts");
       const def = getBenchmark(bench);
+      if (def.id === "unified") {
+        throw new ConfigError(
+          "unified is membench's own format (`data convert` writes it): there is no release to pull",
+          "bench",
+          "<bench>",
+        );
+      }
       const dest = resolve(opts.dest || `datasets/${def.id}`);
       const result = await pullRelease(def, dest, {
         onFile: (url, i, total) => log.info(`[${i + 1}/${total}] ${url}`),
