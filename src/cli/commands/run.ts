@@ -191,7 +191,10 @@ export function registerRunCommand(program: Command): void {
       "--ledger-query-rewrite",
       "alias of --system-option ledger.queryRewrite=true: the model rewrites each query (one call per probe; needs a model)",
     )
-    .option("--judges <names>", "judges for the scoring that follows (model names or scripted `model` names)")
+    .option(
+      "--judges <names>",
+      "judges for the scoring that follows (model names or scripted `model` names); LoCoMo calls them only with --score-option j=on (else a warning)",
+    )
     .option("--judge-llm <spec>", "judge model spec (default: the answer model's)")
     .option("--judge-runs <n>", "samples per judge, majority-voted")
     .option("--prompts <dir>", "your own prompt templates: <dir>/<bench>/<template>.md")
@@ -296,7 +299,7 @@ interface RunReport {
  * A `--queue` run is left to the coordinator, which stops waiting on its own.
  */
 function onInterrupt(dir: () => string | undefined, left: number): () => void {
-  const stop = () => {
+  const stop = (signal: NodeJS.Signals) => {
     const at = dir();
     const rest = left ? ` (${left} more run${left === 1 ? "" : "s"} of the experiment did not start)` : "";
     process.stderr.write(
@@ -304,7 +307,8 @@ function onInterrupt(dir: () => string | undefined, left: number): () => void {
         ? `\ninterrupted; finish with \`membench run --resume ${at}\`${rest}\n`
         : `\ninterrupted before the run directory was written: nothing to resume${rest}\n`,
     );
-    process.exit(EXIT_INTERRUPTED);
+    // 130 for Ctrl-C; 143 for SIGTERM (128 + the signal), as shells report them.
+    process.exit(signal === "SIGTERM" ? 143 : EXIT_INTERRUPTED);
   };
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
