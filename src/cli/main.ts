@@ -65,7 +65,7 @@ Examples:
   membench data pull locomo
   membench run locomo --data datasets/locomo --system bm25,hybrid
   membench run -c experiment.yaml --json > outcome.json
-  membench report runs/locomo-* --out report.html
+  membench report runs/locomo-* --format html --out report.html
   source <(membench completion bash)                # or zsh
 
 ${SCRIPTED_HELP}`,
