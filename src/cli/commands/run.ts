@@ -262,7 +262,9 @@ first; --resume finishes); 2 a usage or configuration error; 130 interrupted
         const { experimentRuns, readExperiment } = await import("../experiment.ts");
         const planned = experimentRuns(flags.config, readExperiment(flags.config));
         // Flags typed with --config win over the file (e.g. --limit 2 for a smoke test).
-        const typed = Object.fromEntries(Object.entries(flags).filter(([k]) => given(k)));
+        const typed = Object.fromEntries(
+          Object.entries(flags).filter(([k]) => given(k) || (k === "parallelUnits" && flags.concurrency !== undefined)),
+        );
         for (const r of planned) runs.push({ bench: r.bench, flags: { ...flags, ...r.flags, ...typed } as RunFlags });
         log.info(`${flags.config}: ${planned.length} run${planned.length === 1 ? "" : "s"}`);
       } else runs.push({ bench, flags });
