@@ -272,6 +272,8 @@ first; --resume finishes); 2 a usage or configuration error; 130 interrupted
       for (const [i, r] of runs.entries()) {
         const outcome = await runOnce(r, runs.length - i - 1);
         outcomes.push(outcome);
+        // A queue run that stopped waiting at Ctrl-C: the user asked to stop, so the experiment stops.
+        if (outcome.exitCode === EXIT_INTERRUPTED) break;
       }
       const exitCode = Math.max(EXIT_OK, ...outcomes.map((o) => o.exitCode));
       if (flags.json) process.stdout.write(`${JSON.stringify({ exitCode, runs: outcomes }, null, 2)}\n`);
