@@ -12,13 +12,15 @@ import { createHash } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import Database from "better-sqlite3";
+import { defaultCacheDir } from "../config/settings.ts";
 import type { Embedder } from "./types.ts";
 
-export const DEFAULT_EMBEDDING_CACHE_DIR = ".membench/cache";
 export const EMBEDDING_CACHE_FILE = "embeddings.sqlite";
+/** The per-user cache folder every cache defaults to (it replaced `DEFAULT_EMBEDDING_CACHE_DIR`, `.membench/cache`). */
+export { defaultCacheDir };
 
 export interface EmbeddingCacheOptions {
-  /** Folder of the cache file (default `.membench/cache`). */
+  /** Folder of the cache file (default: the per-user cache folder, `defaultCacheDir()`). */
   cacheDir?: string;
   /** The cache file itself; overrides `cacheDir`. */
   file?: string;
@@ -39,7 +41,7 @@ export interface EmbeddingCacheStats {
 }
 
 /** The cache file for a cache folder. */
-export function embeddingCachePath(cacheDir = DEFAULT_EMBEDDING_CACHE_DIR): string {
+export function embeddingCachePath(cacheDir = defaultCacheDir()): string {
   return resolve(cacheDir, EMBEDDING_CACHE_FILE);
 }
 

@@ -34,7 +34,7 @@ export type EmbedderSpec =
   | { kind: "onnx"; dir: string };
 
 export interface CreateEmbedderOptions {
-  /** Folder of the shared embedding cache (default `.membench/cache`). */
+  /** Folder of the shared embedding cache (default: the per-user cache folder, `defaultCacheDir()`). */
   cacheDir?: string;
   /** Endpoint for `openai:` specs (default the hosted OpenAI API). */
   baseUrl?: string;

@@ -30,6 +30,8 @@ export interface ReplayOptions {
   deferAnswer?: (record: ProbeRecord, probe: Probe) => void;
   /** Called after each probe with the records it produced. */
   onProbe?: (records: ProbeRecord[]) => void;
+  /** Called before the first ingest call (0 turns) and after each one, with the turns ingested of the episode's total. */
+  onIngest?: (done: number, total: number) => void;
 }
 
 export interface ReplayResult {
@@ -288,10 +290,14 @@ export async function replayUnit(options: ReplayOptions): Promise<ReplayResult> 
   };
 
   await call("open", () => system.open(ns));
+  const sessionTurns = new Map(sessions.map((s) => [s.id, toIngestTurns(s)]));
+  const totalTurns = [...sessionTurns.values()].reduce((n, t) => n + t.length, 0);
+  let turnsIngested = 0;
+  options.onIngest?.(0, totalTurns);
   try {
     for (const session of sessions) {
       await fire(before.get(session.id) ?? []);
-      const turns = toIngestTurns(session);
+      const turns = sessionTurns.get(session.id)!;
       const batches = system.caps.granularity === "turn" ? turns.map((t) => [t]) : [turns];
       for (const batch of batches) {
         const r = await timed(() =>
@@ -300,6 +306,8 @@ export async function replayUnit(options: ReplayOptions): Promise<ReplayResult> 
           ),
         );
         ingestMs.push(r.ms);
+        turnsIngested += batch.length;
+        options.onIngest?.(turnsIngested, totalTurns);
         await pause();
       }
       ingested.push(session);

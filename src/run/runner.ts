@@ -101,6 +101,7 @@ function warnIfWholeHaystack(
   protocol: Protocol,
   episodes: readonly Episode[],
   systems: readonly Pick<MadeSystem, "system" | "record">[],
+  warn: (message: string) => void = log.warn,
 ): void {
   const minSessions = Math.min(...episodes.map((e) => e.sessions.length));
   const minTurns = Math.min(...episodes.map((e) => e.sessions.reduce((n, s) => n + s.turns.length, 0)));
@@ -110,7 +111,7 @@ function warnIfWholeHaystack(
     const sessionUnit = unit === "session";
     const haystack = sessionUnit ? minSessions : minTurns;
     if (protocol.depth >= haystack) {
-      log.warn(
+      warn(
         `${record.label}: retrieval depth ${protocol.depth} reaches the whole haystack (${haystack} ${sessionUnit ? "sessions" : "turns"} in the smallest episode); retrieval is not being tested there`,
       );
     }
@@ -171,6 +172,8 @@ export async function startRun(options: RunOptions): Promise<RunOutcome> {
       systemConcurrency: undefined,
       progress: undefined,
       stop: undefined,
+      onStart: undefined,
+      onHaystackWarning: undefined,
       ...(options.queue ? { queue: { ...options.queue, url: redactRedisUrl(options.queue.url) } } : {}),
     } as RunSnapshot["options"],
     dataFiles: await hashDataFiles(dataset.source.files.map((f) => f.path)).then((hashes) =>
@@ -202,6 +205,7 @@ export async function startRun(options: RunOptions): Promise<RunOutcome> {
     await disposeSystems(made);
     throw error;
   }
+  options.onStart?.(dir);
   try {
     return await executeRun(runContext({ dir, snapshot, dataset, answerer, made }), options.progress, options);
   } catch (error) {
@@ -333,7 +337,7 @@ function crashHook(): (() => void) | undefined {
 async function executeRun(
   ctx: RunContext,
   progressOn = true,
-  pool: Pick<RunOptions, "queue" | "stop"> = {},
+  pool: Pick<RunOptions, "queue" | "stop" | "onHaystackWarning"> = {},
 ): Promise<RunOutcome> {
   try {
     return await executeUnits(ctx, progressOn, pool);
@@ -345,7 +349,7 @@ async function executeRun(
 async function executeUnits(
   ctx: RunContext,
   progressOn: boolean,
-  pool: Pick<RunOptions, "queue" | "stop">,
+  pool: Pick<RunOptions, "queue" | "stop" | "onHaystackWarning">,
 ): Promise<RunOutcome> {
   const { snapshot, dataset, protocol, answerer } = ctx;
   const dir = ctx.dir!;
@@ -483,7 +487,7 @@ async function executeUnits(
         } else if (pending.length) {
           const made = await ctx.systems();
           logSystems(made);
-          warnIfWholeHaystack(protocol, [...byId.values()], made);
+          warnIfWholeHaystack(protocol, [...byId.values()], made, pool.onHaystackWarning);
           const crash = crashHook();
           const queue = new PQueue({ concurrency: Math.max(1, options.concurrency ?? 2) });
           for (const unit of pending) {
@@ -494,6 +498,7 @@ async function executeUnits(
               try {
                 const result = await executeUnit(ctx, unit.id, {
                   onUsage: usageOf(unit.id),
+                  onIngest: (done, of) => progress.ingest(unit.id, done, of),
                   onProbe: (records) => {
                     const left = records.filter((r) => r.answerPending);
                     if (left.length) {

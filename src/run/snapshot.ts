@@ -71,12 +71,19 @@ export interface RunOptions {
   stop?: Promise<void>;
   /** `--shard i/n`: execute only the units of shard i of n (src/run/shard.ts); `membench merge` joins the shards. */
   shard?: ShardSpec;
+  /** Called once the run directory holds its config.json (from then on `--resume <dir>` finishes it); not recorded. */
+  onStart?: (dir: string) => void;
+  /** Takes the "retrieval depth reaches the whole haystack" notices instead of the log (the demo counts them); not recorded. */
+  onHaystackWarning?: (message: string) => void;
 }
 
 /** How a run's options are recorded: `systems` holds the row labels; each system's spec, options and info are in `RunSnapshot.systems`. */
 export type RecordedRunOptions = Required<Pick<RunOptions, "benchmark" | "data" | "settings">> & {
   systems: string[];
-} & Omit<RunOptions, "progress" | "systems" | "systemOptions" | "systemConcurrency" | "stop"> &
+} & Omit<
+    RunOptions,
+    "progress" | "systems" | "systemOptions" | "systemConcurrency" | "stop" | "onStart" | "onHaystackWarning"
+  > &
   LedgerFlags;
 
 export interface RunSnapshot {

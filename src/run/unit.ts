@@ -95,6 +95,8 @@ export interface UnitResult {
 export interface ExecuteOptions {
   /** Called after each probe fires, with the records it produced (progress, the kill test hook). */
   onProbe?: (records: ProbeRecord[]) => void;
+  /** Ingest progress of the unit: turns ingested of the episode's total (progress). */
+  onIngest?: (done: number, total: number) => void;
   /**
    * Takes each model call as it ends (the local runner stores it at once, so a
    * killed process's spend still counts); then `UnitResult.usage` stays empty.
@@ -264,6 +266,7 @@ export async function executeUnit(ctx: RunContext, id: string, options: ExecuteO
       answerer,
       ...(deferAnswer ? { deferAnswer } : {}),
       onProbe: options.onProbe,
+      onIngest: options.onIngest,
     }),
   );
   let records: ProbeRecord[];

@@ -456,7 +456,7 @@ describe("pool flags", () => {
       ],
       [["run", "realmem", "--data", fixture("realmem"), "--queue-attempts", "2"], /--queue-attempts needs --queue/],
       [["worker"], /--queue redis:\/\/host:port is required/],
-      [["worker", "--queue", "redis://127.0.0.1:1", "--concurrency", "0"], /expected a whole number ≥ 1, got "0"/],
+      [["worker", "--queue", "redis://127.0.0.1:1", "--parallel-units", "0"], /expected a whole number ≥ 1, got "0"/],
       // Fails fast instead of retrying forever; the password never reaches the message.
       [
         ["worker", "--queue", "redis://:secret@127.0.0.1:1"],

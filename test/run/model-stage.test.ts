@@ -115,7 +115,7 @@ describe("answer and judge calls from one queue", () => {
         fixture("realmem"),
         "--system",
         "bm25,bm25-session,none",
-        "--concurrency",
+        "--parallel-units",
         "1",
         "--out",
         out,

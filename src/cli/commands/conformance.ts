@@ -1,13 +1,13 @@
 import type { Command } from "commander";
 import { ConfigError } from "../../core/errors.ts";
 import type { SystemConformance } from "../../systems/conformance-systems.ts";
-import { collect, EMBED_WORKERS_HELP, SYSTEM_HELP, SYSTEM_OPTION_HELP } from "../options.ts";
+import { asText, collect, EMBED_WORKERS_HELP, SYSTEM_HELP, SYSTEM_OPTION_HELP } from "../options.ts";
 
 interface ConformanceFlags {
   system?: string[];
   systemOption?: string[];
   json?: boolean;
-  timeout: string;
+  timeout: string | number;
   embedder?: string;
   embedWorkers?: string;
   llm?: string;
@@ -24,7 +24,7 @@ export function registerConformanceCommand(program: Command): void {
     .option("--system <spec>", SYSTEM_HELP, collect)
     .option("--system-option <label.key=value>", SYSTEM_OPTION_HELP, collect)
     .option("--json", "print the reports as JSON")
-    .option("--timeout <ms>", "time allowed for one check", "120000")
+    .option("--timeout <ms>", "time allowed for one check", asText, 120000)
     .option("--embedder <spec>", "embedder of systems that embed: use-lite | hashing[:DIM] | openai:MODEL | onnx:DIR")
     .option("--embed-workers <n>", EMBED_WORKERS_HELP)
     .option("--llm <spec>", "model of systems that call one: openai, openai:MODEL or scripted:FILE")
@@ -37,7 +37,10 @@ Each check gets a fresh system from the spec, feeds a small synthetic history
 (four sessions with invented marker words) at the system's granularity, and
 says pass, FAIL or skip (a capability the system does not claim) and why.
 Exit code 1 when a check fails. docs/systems.md describes every check.
-Example: membench conformance --system ./my-system.js --system bm25`,
+
+Examples:
+  membench conformance --system ./my-system.js --system bm25
+  membench conformance --system 'ledger#{"extractor":"offline"}' --timeout 30000`,
     )
     .action(async (flags: ConformanceFlags) => {
       if (!flags.system?.length) throw new ConfigError("name a system to check", "system", "--system");

@@ -54,6 +54,13 @@ The run needs verdicts from two or more judges (membench score DIR --judges a,b)
 A labels CSV may carry a column named "group" (κ per group); empty cells are
 left out of that pair. Labels compare case-insensitively.`,
     )
+    .addHelpText(
+      "after",
+      `
+Examples:
+  membench judge-agreement runs/locomo-20260101-120000 --csv labels.csv
+  membench judge-agreement labels.csv            # after adding a human column`,
+    )
     .action(async (target: string, flags: { csv?: string }) => {
       const { judgeAgreement } = await import("../../score/agreement.ts");
       const { runJudgeAgreement } = await import("../../run/run-labels.ts");
