@@ -34,7 +34,7 @@
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { loadDataset } from "../src/benchmarks/index.ts";
+import { loadDataset, protocolFor } from "../src/benchmarks/index.ts";
 import type { Episode } from "../src/core/model.ts";
 import { createEmbedder } from "../src/embed/create.ts";
 import type { Embedder } from "../src/embed/types.ts";
@@ -43,7 +43,6 @@ import type { Extractor } from "../src/ledger/extract/types.ts";
 import type { QueryRewriter } from "../src/ledger/query-rewrite.ts";
 import { type RelationProposer, ruleProposer } from "../src/ledger/resolve.ts";
 import { resolveModelSettings } from "../src/llm/create.ts";
-import { protocolFor } from "../src/run/protocols.ts";
 import type { ResultRow } from "../src/run/summary.ts";
 import { LedgerSystem } from "../src/systems/ledger.ts";
 import { fmt, SHARED } from "./ledger.ts";

@@ -7,7 +7,7 @@
  * defect of its fusion, not a limit of offline retrieval.
  */
 import type { Episode } from "../src/core/model.ts";
-import type { ProbeRecord } from "../src/run/record.ts";
+import type { ProbeRecord } from "../src/core/record.ts";
 import { type ResultRow, summarise } from "../src/run/summary.ts";
 import { rankUnits, retrievalMetrics } from "../src/score/retrieval.ts";
 import { HALVES, type Half, probeKey, type SplitRule, splitProbes } from "./ledger-splits.ts";

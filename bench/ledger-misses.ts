@@ -17,8 +17,8 @@
  * recall_all punishes multi-session evidence hardest.
  */
 import type { Episode } from "../src/core/model.ts";
-import type { ProbeRecord } from "../src/run/record.ts";
-import { lexicalTokens } from "../src/systems/tokenize.ts";
+import type { ProbeRecord } from "../src/core/record.ts";
+import { lexicalTokens } from "../src/text/tokenize.ts";
 
 export interface MissReport {
   probes: number;

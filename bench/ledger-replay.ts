@@ -4,9 +4,10 @@
  * summarised to the row the bench tables read. Shared by the tuning and
  * ceiling scripts.
  */
+
+import type { Protocol } from "../src/benchmarks/shared/protocol.ts";
 import type { Episode } from "../src/core/model.ts";
-import type { Protocol } from "../src/run/protocol.ts";
-import type { ProbeRecord } from "../src/run/record.ts";
+import type { ProbeRecord } from "../src/core/record.ts";
 import { replayUnit } from "../src/run/replay.ts";
 import { type ResultRow, summarise } from "../src/run/summary.ts";
 import type { LedgerSystem } from "../src/systems/ledger.ts";

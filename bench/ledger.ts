@@ -21,16 +21,16 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { loadDataset } from "../src/benchmarks/index.ts";
+import type { ProbeRecord } from "../src/core/record.ts";
 import { createEmbedder } from "../src/embed/create.ts";
 import type { Embedder } from "../src/embed/types.ts";
 import { Ledger } from "../src/ledger/ledger.ts";
 import type { LedgerTurn } from "../src/ledger/types.ts";
 import { VectorIndex } from "../src/ledger/vector-index.ts";
-import type { ProbeRecord } from "../src/run/record.ts";
 import { startRun } from "../src/run/runner.ts";
 import { RunStore, STORE_FILE } from "../src/run/store.ts";
 import type { ResultRow } from "../src/run/summary.ts";
-import { lexicalTokens } from "../src/systems/tokenize.ts";
+import { lexicalTokens } from "../src/text/tokenize.ts";
 import { type Guard, guardFailures, type HalfRows, summariseHalves, withSessionMetrics } from "./ledger-halves.ts";
 import { analyseMisses, printMisses } from "./ledger-misses.ts";
 import { HALVES, type Half, SPLIT_TEXT, type SplitRule } from "./ledger-splits.ts";
@@ -328,8 +328,9 @@ export function percentile(xs: number[], p: number): number {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
 }
 
-async function ingest(turns: number, embedder: Embedder | undefined) {
-  const ledger = new Ledger({ embedder });
+/** A ledger holding `turns` synthetic turns (one memory each), and how fast they went in. */
+export async function ingest(turns: number, embedder: Embedder | undefined, path?: string) {
+  const ledger = new Ledger({ embedder, path });
   const sessions = sessionsOf(turns, 20, prng(7));
   const started = performance.now();
   for (const s of sessions) await ledger.add("bench", s);
@@ -360,36 +361,35 @@ function prefilterRecall(ledger: Ledger, queries: Float32Array[]) {
   return { queries: queries.length, top20: top20 / queries.length, top200: top200 / queries.length };
 }
 
-export async function runLatencyBench(size = Number(process.env.LEDGER_BENCH_SIZE ?? 100_000)): Promise<void> {
-  const hashing = await createEmbedder("hashing:256");
-  console.log(`\n## ledger latency and footprint (synthetic, ${size} turns → ${size} memories)\n`);
-  const small = Math.min(size, 10_000);
-  const lexical = await ingest(small, undefined);
-  const lexicalBytes = lexical.ledger.store.bytes();
-  lexical.ledger.close();
-  const { ledger, seconds, turnsPerSecond } = await ingest(size, hashing);
-  const memories = ledger.store.memoryCount("bench");
-  const bytes = ledger.store.bytes();
+/** The search queries of the latency measure (200 by default): synthetic turns and questions about them, always the same. */
+export function latencyQueries(count = 200): string[] {
   const rnd = prng(99);
-  const queries = Array.from({ length: 200 }, (_, i) => {
+  return Array.from({ length: count }, (_, i) => {
     const text = syntheticTurn(i * 7 + 3, rnd);
     return i % 2 ? `Where does my ${PEOPLE[i % PEOPLE.length]} work? ${text.split(" ").slice(3, 6).join(" ")}` : text;
   });
-  const embedStart = performance.now();
-  const vectors = await hashing.embed(queries);
-  const hashingQueryMs = (performance.now() - embedStart) / queries.length;
-  // Baseline measured in the same run: one plain FTS5 bm25 query over the turns
-  // (any query term), the least a SQLite-backed lexical search pays per query.
+}
+
+export type SearchKind = "full" | "lexical" | "fts";
+export type SearchLatency = Record<SearchKind, { p50: number; p95: number }>;
+
+/**
+ * Search latency on a ledger built by `ingest`: the ledger's hybrid search (query
+ * vectors given, so embedding is excluded), its lexical search, and the baseline
+ * measured in the same run: one plain FTS5 bm25 query over the turns (any query
+ * term), the least a SQLite-backed lexical search pays per query. Three
+ * interleaved passes; each percentile is the median over the passes, as one pass
+ * swings by a third when the machine's other core is busy.
+ */
+export function searchLatency(ledger: Ledger, queries: readonly string[], vectors: Float32Array[]): SearchLatency {
   const ftsQueries = queries.map((q) => [...new Set(lexicalTokens(q))].map((t) => `"${t}"`).join(" OR "));
-  for (let i = 0; i < 20; i++) {
+  for (let i = 0; i < Math.min(20, queries.length); i++) {
     ledger.searchWithVector("bench", queries[i]!, vectors[i], { k: 10 });
     ledger.findTurns("bench", ftsQueries[i]!, 10);
   }
-  // Three interleaved passes; each percentile is the median over the passes, as
-  // one pass swings by a third when the machine's other core is busy.
-  const passes: Array<{ full: number[]; lexical: number[]; fts: number[] }> = [];
+  const passes: Array<Record<SearchKind, number[]>> = [];
   for (let pass = 0; pass < 3; pass++) {
-    const times = { full: [] as number[], lexical: [] as number[], fts: [] as number[] };
+    const times: Record<SearchKind, number[]> = { full: [], lexical: [], fts: [] };
     queries.forEach((q, i) => {
       let t = performance.now();
       ledger.searchWithVector("bench", q, vectors[i], { k: 10 });
@@ -403,35 +403,45 @@ export async function runLatencyBench(size = Number(process.env.LEDGER_BENCH_SIZ
     });
     passes.push(times);
   }
-  const recall = prefilterRecall(ledger, vectors.slice(0, 20));
   const median3 = (xs: number[]) => [...xs].sort((a, b) => a - b)[1]!;
-  const stat = (key: "full" | "lexical" | "fts", p: number) => median3(passes.map((x) => percentile(x[key], p)));
-  ledger.close();
-  let useLite = "unavailable";
-  try {
-    const lite = await createEmbedder("use-lite", { cache: false });
-    await lite.embed(["warm up"]);
-    const t: number[] = [];
-    for (const q of queries.slice(0, 20)) {
-      const s = performance.now();
-      await lite.embed([q]);
-      t.push(performance.now() - s);
-    }
-    useLite = `p50 ${percentile(t, 50).toFixed(1)} ms, p95 ${percentile(t, 95).toFixed(1)} ms (512-dim, one query per call)`;
-  } catch (error) {
-    useLite = `unavailable (${(error as Error).message})`;
-  }
-  const row = (label: string, key: "full" | "lexical" | "fts") => {
-    const [p50, p95] = [stat(key, 50), stat(key, 95)];
-    const ratio =
-      key === "fts" ? "1 / 1" : `${(p50 / stat("fts", 50)).toFixed(1)} / ${(p95 / stat("fts", 95)).toFixed(1)}`;
+  const stat = (key: SearchKind, p: number) => median3(passes.map((x) => percentile(x[key], p)));
+  const kinds: SearchKind[] = ["full", "lexical", "fts"];
+  return Object.fromEntries(kinds.map((k) => [k, { p50: stat(k, 50), p95: stat(k, 95) }])) as SearchLatency;
+}
+
+/** The rows of the search table, with ratios to the FTS5 baseline measured in the same run. */
+export function printSearchLatency(stats: SearchLatency, heading = "search (200 queries, median of 3 passes)"): void {
+  const row = (label: string, key: SearchKind) => {
+    const { p50, p95 } = stats[key];
+    const ratio = key === "fts" ? "1 / 1" : `${(p50 / stats.fts.p50).toFixed(1)} / ${(p95 / stats.fts.p95).toFixed(1)}`;
     console.log(`| ${label} | ${p50.toFixed(1)} / ${p95.toFixed(1)} ms | ${ratio} |`);
   };
-  console.log("| search (200 queries, median of 3 passes) | p50 / p95 | ratio to baseline p50 / p95 |");
+  console.log(`| ${heading} | p50 / p95 | ratio to baseline p50 / p95 |`);
   console.log("|---|---:|---:|");
   row("ledger, hybrid (hashing:256 float vectors, sign-bit sketch prefilter), query embedding excluded", "full");
   row("ledger, lexical only", "lexical");
   row("baseline: one FTS5 bm25 query over the turns", "fts");
+}
+
+export async function runLatencyBench(size = Number(process.env.LEDGER_BENCH_SIZE ?? 100_000)): Promise<void> {
+  const hashing = await createEmbedder("hashing:256");
+  console.log(`\n## ledger latency and footprint (synthetic, ${size} turns → ${size} memories)\n`);
+  const small = Math.min(size, 10_000);
+  const lexical = await ingest(small, undefined);
+  const lexicalBytes = lexical.ledger.store.bytes();
+  lexical.ledger.close();
+  const { ledger, seconds, turnsPerSecond } = await ingest(size, hashing);
+  const memories = ledger.store.memoryCount("bench");
+  const bytes = ledger.store.bytes();
+  const queries = latencyQueries();
+  const embedStart = performance.now();
+  const vectors = await hashing.embed(queries);
+  const hashingQueryMs = (performance.now() - embedStart) / queries.length;
+  const stats = searchLatency(ledger, queries, vectors);
+  const recall = prefilterRecall(ledger, vectors.slice(0, 20));
+  ledger.close();
+  const useLite = await useLiteQueryTime(queries.slice(0, 20));
+  printSearchLatency(stats);
   console.log("");
   console.log("| measure | value |");
   console.log("|---|---:|");
@@ -449,6 +459,23 @@ export async function runLatencyBench(size = Number(process.env.LEDGER_BENCH_SIZ
   console.log(
     `| store size per 1k turns, without vectors | ${(lexicalBytes / (small / 1000) / 1024).toFixed(0)} KiB |`,
   );
+}
+
+/** USE-lite's time for one query, beside the hashing embedder's (the 100k test embeds with hashing). */
+async function useLiteQueryTime(queries: readonly string[]): Promise<string> {
+  try {
+    const lite = await createEmbedder("use-lite", { cache: false });
+    await lite.embed(["warm up"]);
+    const t: number[] = [];
+    for (const q of queries) {
+      const s = performance.now();
+      await lite.embed([q]);
+      t.push(performance.now() - s);
+    }
+    return `p50 ${percentile(t, 50).toFixed(1)} ms, p95 ${percentile(t, 95).toFixed(1)} ms (512-dim, one query per call)`;
+  } catch (error) {
+    return `unavailable (${(error as Error).message})`;
+  }
 }
 
 export async function runLedgerBench(): Promise<void> {

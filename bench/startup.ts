@@ -7,11 +7,9 @@
  *   npm run bench startup            (STARTUP_BENCH_RUNS runs of each, default 15)
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
-import { availableParallelism, cpus } from "node:os";
-import { join } from "node:path";
 import { membenchBin, ROOT } from "../test/support/bin.ts";
 import { percentile } from "./ledger.ts";
+import { header, type ResultHeader, writeResult } from "./support.ts";
 
 /** What the issue asks of `membench --version` on the project's machine. */
 export const STARTUP_TARGET_MS = 500;
@@ -22,11 +20,8 @@ interface Timing {
   maxMs: number;
 }
 
-export interface StartupResult {
+export interface StartupResult extends ResultHeader {
   bench: "startup";
-  date: string;
-  node: string;
-  machine: { cpu: string; cores: number };
   runs: number;
   commands: Record<string, Timing>;
   /** median of `membench --version` / median of `node -e 0`. */
@@ -49,7 +44,10 @@ const timing = (xs: number[]): Timing => ({
   maxMs: Number(Math.max(...xs).toFixed(1)),
 });
 
-export async function runStartupBench(runs = Number(process.env.STARTUP_BENCH_RUNS ?? 15)): Promise<StartupResult> {
+export async function runStartupBench(
+  runs = Number(process.env.STARTUP_BENCH_RUNS ?? 15),
+  resultsDir?: string,
+): Promise<StartupResult> {
   const bin = membenchBin();
   const commands: Record<string, string[]> = {
     "node -e 0": ["-e", "0"],
@@ -61,10 +59,8 @@ export async function runStartupBench(runs = Number(process.env.STARTUP_BENCH_RU
     for (const [name, args] of Object.entries(commands)) samples[name]!.push(timeOnce(args));
 
   const result: StartupResult = {
+    ...header("startup"),
     bench: "startup",
-    date: new Date().toISOString(),
-    node: process.version,
-    machine: { cpu: cpus()[0]?.model ?? "unknown", cores: availableParallelism() },
     runs,
     commands: Object.fromEntries(Object.entries(samples).map(([k, xs]) => [k, timing(xs)])),
     ratio: 0,
@@ -87,10 +83,7 @@ export async function runStartupBench(runs = Number(process.env.STARTUP_BENCH_RU
   console.log(
     `\n\`membench --version\`: ${version.toFixed(0)} ms median, ${result.ratio}× node -e 0 (target under ${STARTUP_TARGET_MS} ms: ${result.withinTarget ? "met" : "NOT met"})`,
   );
-  const dir = join(ROOT, "bench/results");
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, "startup.json"), `${JSON.stringify(result, null, 2)}\n`);
-  console.log("written to bench/results/startup.json");
+  writeResult("startup", result, resultsDir);
   return result;
 }
 

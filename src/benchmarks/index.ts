@@ -1,9 +1,10 @@
 /**
- * The benchmark registry: the one place the CLI and the runner look benchmarks up.
+ * The benchmark registry: the one place the CLI, the runner, the scoring and
+ * the report look benchmarks up, with their protocols and scorers.
  */
 import { ConfigError } from "../core/errors.ts";
 import type { Dataset } from "../core/model.ts";
-import { isUnifiedJsonl, loadUnified } from "../data/unified.ts";
+import type { BenchmarkScorer } from "../score/types.ts";
 import { BENCHMARK_ALIASES } from "./ids.ts";
 import { locomoBenchmark } from "./locomo/index.ts";
 import { longmemevalBenchmark } from "./longmemeval/index.ts";
@@ -11,8 +12,12 @@ import { memconflictBenchmark } from "./memconflict/index.ts";
 import { memoraBenchmark } from "./memora/index.ts";
 import { memoryagentbenchBenchmark } from "./memoryagentbench/index.ts";
 import { realmemBenchmark } from "./realmem/index.ts";
+import { makeProtocol, type ProtocolFactory } from "./shared/protocol.ts";
 import { subtlememoryBenchmark } from "./subtlememory/index.ts";
 import type { BenchmarkDefinition, LoadOptions } from "./types.ts";
+import { isUnifiedJsonl, loadUnified } from "./unified/format.ts";
+
+export { isUnifiedJsonl, loadUnified, unifiedSources, writeUnified } from "./unified/format.ts";
 
 /** Episodes in membench's own JSONL format, from any source. */
 export const unifiedBenchmark: BenchmarkDefinition = {
@@ -21,6 +26,7 @@ export const unifiedBenchmark: BenchmarkDefinition = {
   variants: [],
   labels: [],
   load: (path, options) => loadUnified(path, options),
+  protocol: (options) => makeProtocol({ depth: 10 }, options),
 };
 
 export const BENCHMARKS: readonly BenchmarkDefinition[] = [
@@ -53,4 +59,14 @@ export async function loadDataset(id: string, path: string, options?: LoadOption
   const bench = getBenchmark(id);
   if (bench.id !== "unified" && isUnifiedJsonl(path)) return loadUnified(path, { ...options, benchmark: bench.id });
   return bench.load(path, options);
+}
+
+/** The benchmark's protocol factory; the unified (default) protocol for a benchmark without one or unknown. */
+export function protocolFor(benchmark: string): ProtocolFactory {
+  return BENCHMARKS.find((b) => b.id === benchmark)?.protocol ?? unifiedBenchmark.protocol!;
+}
+
+/** The benchmark's scorer, by its exact id; undefined when it has none (unified) or is unknown. */
+export function scorerFor(benchmark: string): BenchmarkScorer | undefined {
+  return BENCHMARKS.find((b) => b.id === benchmark)?.scorer;
 }

@@ -3,6 +3,8 @@
  * implements this and registering it in `benchmarks/index.ts`.
  */
 import type { Dataset } from "../core/model.ts";
+import type { BenchmarkScorer } from "../score/types.ts";
+import type { ProtocolFactory } from "./shared/protocol.ts";
 
 export interface LoadOptions {
   /**
@@ -49,4 +51,11 @@ export interface BenchmarkDefinition {
   labels: string[];
   load(path: string, options?: LoadOptions): Promise<Dataset>;
   release?: Release;
+  /**
+   * How a probe's context is built and asked (the paper's answer prompt and
+   * retrieval depth); without one, the default protocol (`protocolFor`).
+   */
+  protocol?: ProtocolFactory;
+  /** How its records are scored (`membench score`); without one, a run of it is not scored. */
+  scorer?: BenchmarkScorer;
 }

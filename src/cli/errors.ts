@@ -2,13 +2,15 @@ import { ConfigError, DataError, ModelError, SystemError } from "../core/errors.
 import { log } from "../util/log.ts";
 
 /**
- * Exit codes of every command (documented in the README):
+ * Exit codes of every command (documented in the README, docs/cli.md and `--help`):
  * 0 done; 1 failed (bad data, a model or system failure, failed units, an
- * unexpected error); 2 a configuration or usage error (a wrong flag or setting).
+ * unexpected error); 2 a configuration or usage error (a wrong flag or setting);
+ * 130 interrupted (Ctrl-C; a run says how to resume it).
  */
 export const EXIT_OK = 0;
 export const EXIT_FAILURE = 1;
 export const EXIT_USAGE = 2;
+export const EXIT_INTERRUPTED = 130;
 
 let stacks = false;
 

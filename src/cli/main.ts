@@ -9,6 +9,7 @@
  */
 import { Command, CommanderError } from "commander";
 import { settingsHelp } from "../config/settings.ts";
+import { ConfigError } from "../core/errors.ts";
 import { SCRIPTED_HELP } from "../llm/scripted-help.ts";
 import { configureLogger } from "../util/log.ts";
 import { packageVersion } from "../util/paths.ts";
@@ -54,8 +55,18 @@ Without a model endpoint, membench still loads data, ingests and retrieves;
 answer and judge stages are reported as skipped, never scored.
 
 Exit codes: 0 done; 1 failed (bad data, a model or system failure, failed
-units, an unexpected error); 2 a configuration or usage error; 130 a
-\`run --queue\` that stopped waiting at Ctrl-C (its units stay queued).
+units, an unexpected error); 2 a configuration or usage error; 130 interrupted
+(Ctrl-C: \`membench run --resume <dir>\` finishes a run; a \`run --queue\` leaves
+its units queued). Errors print one line; --debug adds the stack.
+
+Examples:
+  membench doctor                                   # what works here, what will be skipped
+  membench demo                                     # every format, offline, in seconds
+  membench data pull locomo
+  membench run locomo --data datasets/locomo --system bm25,hybrid
+  membench run -c experiment.yaml --json > outcome.json
+  membench report runs/locomo-* --format html --out report.html
+  source <(membench completion bash)                # or zsh
 
 ${SCRIPTED_HELP}`,
     );
@@ -73,11 +84,35 @@ ${SCRIPTED_HELP}`,
   registerServeCommand(program);
   registerSynthCommand(program);
   registerWorkerCommand(program);
+  program
+    .command("completion")
+    .description("print a shell completion script for bash or zsh")
+    .argument("<shell>", "bash or zsh")
+    .addHelpText(
+      "after",
+      `
+Examples:
+  source <(membench completion bash)         # in ~/.bashrc
+  source <(membench completion zsh)          # in ~/.zshrc, after compinit
+  membench completion zsh > "\${fpath[1]}/_membench"`,
+    )
+    .action(async (shell: string) => {
+      const { completionScript, SHELLS } = await import("./completion.ts");
+      if (!(SHELLS as readonly string[]).includes(shell)) {
+        throw new ConfigError(`expected ${SHELLS.join(" or ")}, got "${shell}"`, "shell", "<shell>");
+      }
+      process.stdout.write(completionScript(shell as (typeof SHELLS)[number], program));
+    });
   return program;
 }
 
 /** Runs the command line and returns its exit code (see src/cli/errors.ts). */
 export async function main(argv: string[]): Promise<number> {
+  // `membench … | head` closes the pipe early: stop quietly, as other tools do.
+  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code === "EPIPE") process.exit(EXIT_OK);
+    throw error;
+  });
   try {
     await buildProgram().parseAsync(argv);
     // A command that finished but failed in part (`run` with failed units) says so in process.exitCode.

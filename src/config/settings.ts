@@ -4,7 +4,8 @@
  * Secrets are resolved like anything else but never printed: use `redact`.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { homedir } from "node:os";
+import { isAbsolute, join, resolve } from "node:path";
 import { ConfigError } from "../core/errors.ts";
 
 export type Source = "flag" | "env" | "config file" | "default";
@@ -29,7 +30,16 @@ export const SETTINGS = {
     key: "embedBaseUrl",
     help: "embeddings endpoint (defaults to baseUrl)",
   },
-  cacheDir: { env: ["MEMBENCH_CACHE_DIR"], key: "cacheDir", help: "cache folder (default .membench/cache)" },
+  embedWorkers: {
+    env: ["MEMBENCH_EMBED_WORKERS"],
+    key: "embedWorkers",
+    help: "threads running the offline embedder; 0: the main thread (default 1)",
+  },
+  cacheDir: {
+    env: ["MEMBENCH_CACHE_DIR"],
+    key: "cacheDir",
+    help: "cache folder (default $XDG_CACHE_HOME/membench, else ~/.cache/membench)",
+  },
   concurrency: { env: ["MEMBENCH_CONCURRENCY"], key: "concurrency", help: "parallel model calls (default 8)" },
   rps: { env: ["MEMBENCH_RPS"], key: "rps", help: "model requests per second (default unlimited)" },
   timeoutMs: { env: ["MEMBENCH_TIMEOUT_MS"], key: "timeoutMs", help: "model call timeout in ms (default 120000)" },
@@ -37,6 +47,20 @@ export const SETTINGS = {
 } as const;
 
 export type SettingName = keyof typeof SETTINGS;
+
+/**
+ * The per-user cache folder (model answers, embeddings, file hashes, systems'
+ * stores): `$XDG_CACHE_HOME/membench`, else `~/.cache/membench`; on Windows
+ * `%LOCALAPPDATA%\membench\cache`. One per user, not one per folder a command
+ * ran in. MEMBENCH_CACHE_DIR (config key `cacheDir`) overrides it.
+ */
+export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  const xdg = env.XDG_CACHE_HOME;
+  // The XDG spec ignores a relative path.
+  if (xdg && isAbsolute(xdg)) return join(xdg, "membench");
+  if (process.platform === "win32" && env.LOCALAPPDATA) return join(env.LOCALAPPDATA, "membench", "cache");
+  return join(env.HOME || homedir(), ".cache", "membench");
+}
 
 export const CONFIG_FILE = "membench.config.json";
 

@@ -1,5 +1,4 @@
 export * from "./inspect.ts";
 export * from "./pull.ts";
 export * from "./run-data.ts";
-export * from "./unified.ts";
 export * from "./unzip.ts";

@@ -4,19 +4,23 @@
  * system, run and process on a machine (WAL mode lets readers and a writer coexist)
  * while vectors of different models never mix. A bounded in-memory layer sits in
  * front of the file. Only texts found in neither layer reach the inner embedder, in
- * one call, each distinct text once.
+ * one call, each distinct text once; a text already on its way to the model for
+ * another caller (of any cached embedder on the same file in this process) is
+ * waited for, not sent again.
  */
 import { createHash } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import Database from "better-sqlite3";
+import { defaultCacheDir } from "../config/settings.ts";
 import type { Embedder } from "./types.ts";
 
-export const DEFAULT_EMBEDDING_CACHE_DIR = ".membench/cache";
 export const EMBEDDING_CACHE_FILE = "embeddings.sqlite";
+/** The per-user cache folder every cache defaults to (it replaced `DEFAULT_EMBEDDING_CACHE_DIR`, `.membench/cache`). */
+export { defaultCacheDir };
 
 export interface EmbeddingCacheOptions {
-  /** Folder of the cache file (default `.membench/cache`). */
+  /** Folder of the cache file (default: the per-user cache folder, `defaultCacheDir()`). */
   cacheDir?: string;
   /** The cache file itself; overrides `cacheDir`. */
   file?: string;
@@ -28,14 +32,16 @@ export interface EmbeddingCacheOptions {
 export interface EmbeddingCacheStats {
   memoryHits: number;
   diskHits: number;
+  /** Texts another call had already sent to the inner embedder: this call waited for that vector. */
+  inFlightHits: number;
   /** Texts sent to the inner embedder. */
   misses: number;
-  /** memoryHits + diskHits. */
+  /** memoryHits + diskHits + inFlightHits. */
   readonly hits: number;
 }
 
 /** The cache file for a cache folder. */
-export function embeddingCachePath(cacheDir = DEFAULT_EMBEDDING_CACHE_DIR): string {
+export function embeddingCachePath(cacheDir = defaultCacheDir()): string {
   return resolve(cacheDir, EMBEDDING_CACHE_FILE);
 }
 
@@ -68,6 +74,12 @@ function acquire(file: string): Database.Database {
   connections.set(file, { db, users: 1 });
   return db;
 }
+
+/**
+ * Vectors being computed, by file, model and text hash, for every cached embedder in
+ * the process: two systems ingesting the same turns at once embed each turn once.
+ */
+const inFlight = new Map<string, Promise<Float32Array>>();
 
 function release(file: string): void {
   const open = connections.get(file);
@@ -103,7 +115,7 @@ export class CachedEmbedder implements Embedder {
   private db: Database.Database | undefined;
   private readStmt: Database.Statement<[string, string], Row> | undefined;
   private writeStmt: Database.Statement<[string, string, number, Buffer, string]> | undefined;
-  private counts = { memoryHits: 0, diskHits: 0, misses: 0 };
+  private counts = { memoryHits: 0, diskHits: 0, inFlightHits: 0, misses: 0 };
 
   constructor(inner: Embedder, options: EmbeddingCacheOptions = {}) {
     this.inner = inner;
@@ -121,42 +133,49 @@ export class CachedEmbedder implements Embedder {
 
   get stats(): EmbeddingCacheStats {
     const c = this.counts;
-    return { ...c, hits: c.memoryHits + c.diskHits };
+    return { ...c, hits: c.memoryHits + c.diskHits + c.inFlightHits };
   }
 
   resetStats(): void {
-    this.counts = { memoryHits: 0, diskHits: 0, misses: 0 };
+    this.counts = { memoryHits: 0, diskHits: 0, inFlightHits: 0, misses: 0 };
   }
 
   async embed(texts: string[]): Promise<Float32Array[]> {
     const keys = texts.map(textKey);
-    const found = new Map<string, Float32Array>();
+    const found = new Map<string, Float32Array | Promise<Float32Array>>();
     const missing = new Map<string, string>();
     for (let i = 0; i < texts.length; i++) {
       const key = keys[i]!;
       if (found.has(key) || missing.has(key)) continue;
-      const hit = this.fromMemory(key) ?? this.fromDisk(key);
+      const hit = this.fromMemory(key) ?? this.fromInFlight(key) ?? this.fromDisk(key);
       if (hit) found.set(key, hit);
       else missing.set(key, texts[i]!);
     }
     if (missing.size > 0) {
       const missKeys = [...missing.keys()];
-      const vectors = await this.inner.embed([...missing.values()]);
-      if (vectors.length !== missKeys.length) {
-        throw new Error(`embedder ${this.inner.id} returned ${vectors.length} vectors for ${missKeys.length} texts`);
-      }
       this.counts.misses += missKeys.length;
-      this.store(missKeys, vectors);
+      const job = this.embedMisses(missKeys, [...missing.values()]);
       missKeys.forEach((key, i) => {
-        found.set(key, vectors[i]!);
+        const slot = this.slot(key);
+        const vector = job.then((vectors) => vectors[i]!);
+        // Waiters see the failure when they await it; nobody waiting is not an unhandled rejection.
+        vector.catch(() => undefined);
+        inFlight.set(slot, vector);
+        found.set(key, vector);
+        void job.then(
+          () => this.settle(slot, vector),
+          () => this.settle(slot, vector),
+        );
       });
     }
+    const vectors = await Promise.all(keys.map((key) => found.get(key)!));
     // Copies, so a caller that scales its vector in place cannot corrupt the cache.
-    return keys.map((key) => found.get(key)!.slice());
+    return vectors.map((v) => v.slice());
   }
 
-  /** Releases the shared SQLite connection when its last user closes. */
+  /** Stops the inner embedder's worker threads, if it has any, and releases the shared SQLite connection when its last user closes. */
   close(): void {
+    (this.inner as { close?: () => void }).close?.();
     if (!this.db) return;
     this.db = undefined;
     this.readStmt = undefined;
@@ -175,6 +194,31 @@ export class CachedEmbedder implements Embedder {
       );
     }
     return this.db;
+  }
+
+  /** The model's vectors for missed texts, stored in both layers before anyone sees them. */
+  private async embedMisses(keys: string[], texts: string[]): Promise<Float32Array[]> {
+    const vectors = await this.inner.embed(texts);
+    if (vectors.length !== keys.length) {
+      throw new Error(`embedder ${this.inner.id} returned ${vectors.length} vectors for ${keys.length} texts`);
+    }
+    this.store(keys, vectors);
+    return vectors;
+  }
+
+  /** Where a text's pending vector is filed: shared by every cached embedder on the file with the same model. */
+  private slot(key: string): string {
+    return `${this.file}\u0000${this.inner.id}\u0000${key}`;
+  }
+
+  private fromInFlight(key: string): Promise<Float32Array> | undefined {
+    const pending = inFlight.get(this.slot(key));
+    if (pending) this.counts.inFlightHits++;
+    return pending;
+  }
+
+  private settle(slot: string, vector: Promise<Float32Array>): void {
+    if (inFlight.get(slot) === vector) inFlight.delete(slot);
   }
 
   private fromMemory(key: string): Float32Array | undefined {

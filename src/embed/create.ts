@@ -9,18 +9,23 @@
  */
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname, resolve } from "node:path";
+import { dirname, extname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { redact } from "../config/settings.ts";
 import { ConfigError } from "../core/errors.ts";
+import { BatchingEmbedder } from "./batch.ts";
 import { embeddingCachePath, withEmbeddingCache } from "./cache.ts";
 import { assertHashingDim, DEFAULT_HASHING_DIM, HashingEmbedder } from "./hashing.ts";
 import { checkOnnxFolder, importTransformers, OnnxEmbedder, onnxEmbedderId } from "./onnx-embedder.ts";
 import { normalizeBaseUrl, OPENAI_DEFAULT_BASE_URL, OpenAIEmbedder, openaiEmbedderId } from "./openai-embedder.ts";
 import type { Embedder } from "./types.ts";
 import { USE_LITE_DIM, USE_LITE_ID, UseLiteEmbedder } from "./use-lite.ts";
+import { WorkerPoolEmbedder } from "./worker-pool.ts";
 
 export const DEFAULT_EMBEDDER = "use-lite";
 export const EMBEDDER_SPECS = "use-lite | hashing[:DIM] | openai:MODEL | onnx:DIR";
+/** Worker threads of the offline model by default (0: it runs on the main thread); see docs/embeddings.md for the measurement. */
+export const DEFAULT_EMBED_WORKERS = 1;
 
 export type EmbedderSpec =
   | { kind: "use-lite" }
@@ -29,7 +34,7 @@ export type EmbedderSpec =
   | { kind: "onnx"; dir: string };
 
 export interface CreateEmbedderOptions {
-  /** Folder of the shared embedding cache (default `.membench/cache`). */
+  /** Folder of the shared embedding cache (default: the per-user cache folder, `defaultCacheDir()`). */
   cacheDir?: string;
   /** Endpoint for `openai:` specs (default the hosted OpenAI API). */
   baseUrl?: string;
@@ -42,6 +47,30 @@ export interface CreateEmbedderOptions {
   timeoutMs?: number;
   /** For `openai:` specs: retries on 429/5xx/timeouts. */
   maxRetries?: number;
+  /** For `use-lite`: worker threads running the model (default DEFAULT_EMBED_WORKERS; 0 runs it on the calling thread). */
+  workers?: number;
+}
+
+/** `--embed-workers` / MEMBENCH_EMBED_WORKERS: a whole number ≥ 0, or a ConfigError naming where it came from. */
+export function parseEmbedWorkers(value: string | number, source?: string): number {
+  const n = typeof value === "number" ? value : value.trim() === "" ? Number.NaN : Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 64) {
+    throw new ConfigError(
+      `expected a whole number of threads from 0 to 64 (0 runs the model on the main thread), got "${value}"`,
+      "embed-workers",
+      source,
+    );
+  }
+  return n;
+}
+
+/** USE-lite, its callers' texts gathered into batches, on `workers` threads (or this one). */
+function useLite(workers: number): Embedder {
+  if (workers === 0) return new BatchingEmbedder(new UseLiteEmbedder());
+  // The worker module sits beside this one: use-lite-worker.ts from source, .js once built.
+  const script = new URL(`./use-lite-worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url);
+  const pool = new WorkerPoolEmbedder({ id: USE_LITE_ID, dim: USE_LITE_DIM, script, size: workers });
+  return new BatchingEmbedder(pool, { concurrency: workers });
 }
 
 export function parseEmbedderSpec(spec: string | undefined, source?: string): EmbedderSpec {
@@ -65,7 +94,7 @@ export function parseEmbedderSpec(spec: string | undefined, source?: string): Em
 async function createInner(spec: EmbedderSpec, options: CreateEmbedderOptions): Promise<Embedder> {
   switch (spec.kind) {
     case "use-lite":
-      return new UseLiteEmbedder();
+      return useLite(parseEmbedWorkers(options.workers ?? DEFAULT_EMBED_WORKERS, "workers"));
     case "hashing":
       return new HashingEmbedder(spec.dim);
     case "openai":

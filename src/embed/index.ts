@@ -1,3 +1,4 @@
+export * from "./batch.ts";
 export * from "./cache.ts";
 export * from "./create.ts";
 export * from "./hashing.ts";
@@ -5,3 +6,4 @@ export * from "./onnx-embedder.ts";
 export * from "./openai-embedder.ts";
 export * from "./types.ts";
 export * from "./use-lite.ts";
+export * from "./worker-pool.ts";

@@ -3,9 +3,9 @@
  * that matched, with their neighbours), and the near-duplicate check that keeps
  * repeated bundles out of the top k.
  */
-import { lexicalTokens } from "../systems/tokenize.ts";
+import { lexicalTokens } from "../text/tokenize.ts";
 import { linksOf, type NamespaceIndex } from "./namespace-index.ts";
-import type { RetrievalParams } from "./search.ts";
+import type { RetrievalParams } from "./retrieval-params.ts";
 import type { LedgerStore, SessionRow } from "./store.ts";
 import type { Hit, Memory } from "./types.ts";
 

@@ -5,7 +5,7 @@
  * search.ts. Namespaces isolate users or episodes inside one store.
  */
 import type { Embedder } from "../embed/types.ts";
-import { lexicalTokens } from "../systems/tokenize.ts";
+import { lexicalTokens } from "../text/tokenize.ts";
 import { KeyedQueue } from "../util/keyed-queue.ts";
 import { log } from "../util/log.ts";
 import { LedgerConflictError, LedgerLimitError } from "./errors.ts";
@@ -23,7 +23,8 @@ import { normaliseTime, stableId } from "./ids.ts";
 import { emptyIndex, indexLink, indexMemory, indexTurnPlace, type NamespaceIndex } from "./namespace-index.ts";
 import type { QueryRewriter } from "./query-rewrite.ts";
 import { type RelationProposer, resolve, ruleProposer } from "./resolve.ts";
-import { DEFAULT_RETRIEVAL, type RetrievalParams, type RetrievalWeights, searchLedger } from "./search.ts";
+import { DEFAULT_RETRIEVAL, type RetrievalParams, type RetrievalWeights } from "./retrieval-params.ts";
+import { searchLedger } from "./search.ts";
 import { Slices } from "./slices.ts";
 import { LedgerStore, memoryHead } from "./store.ts";
 import type {
@@ -105,9 +106,6 @@ function inOrder<T extends { rowid: number }>(
   });
 }
 
-/** Longest text sent to the embedder; long turns are embedded by their opening. */
-const EMBED_CHARS = 2000;
-
 export class Ledger {
   readonly store: LedgerStore;
   private readonly embedder?: Embedder;
@@ -171,11 +169,15 @@ export class Ledger {
     this.indexes.delete(ns);
   }
 
+  /**
+   * Texts are embedded whole, as the retrieval baselines embed them: a turn gets the
+   * same vector (and cache entry) here as in `dense` and `hybrid`.
+   */
   private async embed(texts: string[], slices = new Slices()): Promise<Float32Array[]> {
     if (!this.embedder || !texts.length) return [];
     const out: Float32Array[] = [];
     for (let i = 0; i < texts.length; i += this.batch) {
-      out.push(...(await this.embedder.embed(texts.slice(i, i + this.batch).map((t) => t.slice(0, EMBED_CHARS)))));
+      out.push(...(await this.embedder.embed(texts.slice(i, i + this.batch))));
       await slices.tick();
     }
     return out;

@@ -7,7 +7,7 @@ import { isTask } from "./extract/attributes.ts";
 import { SessionTerms } from "./session-terms.ts";
 import { SessionVectors } from "./session-vectors.ts";
 import { type MemoryHead, memoryHead, memorySearchText, type SessionRow } from "./store.ts";
-import { talliedAttribute } from "./tally.ts";
+import { talliedAttribute } from "./tallied.ts";
 import { TermIndex } from "./term-index.ts";
 import type { Link, Memory, StoredTurn } from "./types.ts";
 import type { VectorIndex } from "./vector-index.ts";

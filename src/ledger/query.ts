@@ -2,7 +2,7 @@
  * Query analysis for search: the terms worth ranking by, the words a query names,
  * and whether it is about the user.
  */
-import { lexicalTokens } from "../systems/tokenize.ts";
+import { lexicalTokens } from "../text/tokenize.ts";
 
 /** Most terms ranked by; the longest are kept, as long words are the rare ones. */
 const MAX_TERMS = 24;

@@ -5,7 +5,7 @@
  * of the same type, so a misspelt weight is an error instead of a silent no-op.
  */
 import { z } from "zod";
-import { DEFAULT_RETRIEVAL, type RetrievalParams, type RetrievalWeights } from "./search.ts";
+import { DEFAULT_RETRIEVAL, type RetrievalParams, type RetrievalWeights } from "./retrieval-params.ts";
 
 export type RetrievalOverrides = Partial<Omit<RetrievalParams, "weights">> & { weights?: Partial<RetrievalWeights> };
 

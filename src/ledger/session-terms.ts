@@ -7,7 +7,7 @@
  * vocabulary (the project's own nouns); feedback carries the query from the one
  * session it did match to the rest of the thread.
  */
-import { lexicalTokens } from "../systems/tokenize.ts";
+import { lexicalTokens } from "../text/tokenize.ts";
 import { type TermHit, TermIndex } from "./term-index.ts";
 
 /** The `bm25-session` baseline's BM25+, so the ledger's session list ranks as that baseline does. */

@@ -13,14 +13,10 @@
 import { headWord } from "./extract/attributes.ts";
 import type { NamespaceIndex } from "./namespace-index.ts";
 import type { LedgerStore } from "./store.ts";
+import { GOAL, TALLIED } from "./tallied.ts";
 import { type Hit, type Memory, USER } from "./types.ts";
 import { validAt } from "./validity.ts";
 import { viewHit } from "./view-hit.ts";
-
-/** Attribute prefixes whose entries add up. */
-const TALLIED = /^(expense|log):(.+)$/;
-/** A target for a tallied quantity (`goal:coffee`, `goal:step`). */
-const GOAL = /^goal:(.+)$/;
 
 /** Words that ask for a sum, a count, a comparison over time or progress against a target. */
 const AGGREGATE =
@@ -36,11 +32,6 @@ const FAMILY_CUES: Record<string, RegExp> = {
 
 /** Entries listed in full; older ones still count in the sum. */
 const MAX_LISTED = 60;
-
-/** Whether a memory is a tallied entry (indexed under its attribute in `NamespaceIndex.tallies`). */
-export function talliedAttribute(m: Pick<Memory, "kind" | "attribute">): boolean {
-  return (m.kind === "event" && TALLIED.test(m.attribute)) || (m.kind === "plan" && GOAL.test(m.attribute));
-}
 
 /** The words of a question as attribute things: "coffees" → "coffee". */
 function thingsNamed(question: string): Set<string> {

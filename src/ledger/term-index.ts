@@ -13,7 +13,7 @@
  * the BM25+ of our `bm25-session` baseline (k1 1.2, b 0.7, δ 0.5, len in distinct
  * terms, minisearch's conventions), so the two rank alike.
  */
-import { lexicalTokens } from "../systems/tokenize.ts";
+import { lexicalTokens } from "../text/tokenize.ts";
 import { enlarged } from "../util/typed-arrays.ts";
 import { selectiveTerms } from "./selective.ts";
 

@@ -9,7 +9,7 @@
  */
 import { resolve } from "node:path";
 import type PQueue from "p-queue";
-import { type ResolveInput, resolveNumber, resolveSetting } from "../config/settings.ts";
+import { defaultCacheDir, type ResolveInput, resolveNumber, resolveSetting } from "../config/settings.ts";
 import { ConfigError } from "../core/errors.ts";
 import { AccountedChatModel, Accounting, type PriceTable } from "./accounting.ts";
 import { CachedChatModel, type ChatCache, openChatCache } from "./cache.ts";
@@ -21,8 +21,6 @@ import { ScriptedChatModel } from "./scripted-model.ts";
 import { acquireSharedLimiter, SharedLimitedChatModel, sharedLimitsUrl } from "./shared-limits.ts";
 import type { ChatModel, ChatRequest, ChatResult } from "./types.ts";
 import { DelegatingChatModel } from "./wrap.ts";
-
-export const DEFAULT_CACHE_DIR = ".membench/cache";
 
 /** Which model to build: an OpenAI-compatible endpoint, or a script. */
 export type ModelSpec = { kind: "openai"; model?: string } | { kind: "scripted"; file: string; name?: string };
@@ -76,7 +74,7 @@ export function resolveModelSettings(input: ResolveInput = {}): ModelSettings {
     apiKey: resolveSetting("apiKey", input).value,
     model: resolveSetting("model", input).value,
     judgeModel: resolveSetting("judgeModel", input).value,
-    cacheDir: resolveSetting("cacheDir", input).value ?? DEFAULT_CACHE_DIR,
+    cacheDir: resolveSetting("cacheDir", input).value ?? defaultCacheDir(input.env),
     concurrency: resolveNumber("concurrency", input, DEFAULT_CONCURRENCY).value,
     rps: resolveNumber("rps", input, 0).value,
     timeoutMs: resolveNumber("timeoutMs", input, DEFAULT_TIMEOUT_MS).value,
@@ -258,9 +256,12 @@ export async function checkEndpoint(baseUrl: string, apiKey?: string, timeoutMs 
     }
     return { reachable: true, status: res.status, models, latencyMs: elapsed() };
   } catch (error) {
-    const e = error as Error & { cause?: { code?: string } };
+    const e = error as Error & { cause?: { code?: string; message?: string } };
+    // fetch says only "fetch failed": the cause holds the reason (ECONNREFUSED, ENOTFOUND, a TLS code, "bad port").
     const detail =
-      e.name === "TimeoutError" ? `no answer within ${timeoutMs} ms` : (e.cause?.code ?? e.message ?? String(error));
+      e.name === "TimeoutError"
+        ? `no answer within ${timeoutMs} ms`
+        : (e.cause?.code ?? e.cause?.message ?? e.message ?? String(error));
     return {
       reachable: false,
       error: scrubSecret(`${normaliseBaseUrl(baseUrl)}: ${detail}`, apiKey),

@@ -12,8 +12,8 @@
  */
 import type { Job, Queue, QueueEvents } from "bullmq";
 import type { Redis } from "ioredis";
+import type { UnitInfo } from "../core/record.ts";
 import type { CallUsage } from "../llm/accounting.ts";
-import type { UnitInfo } from "../run/record.ts";
 import type { RunSnapshot } from "../run/snapshot.ts";
 import type { RunStore } from "../run/store.ts";
 import type { UnitResult } from "../run/unit.ts";

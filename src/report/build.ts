@@ -3,13 +3,12 @@
  * section, so their systems sit in the same paper-layout tables beside the
  * paper's reported rows.
  */
-import { getBenchmark } from "../benchmarks/index.ts";
+import { getBenchmark, scorerFor } from "../benchmarks/index.ts";
 import { citationText } from "../benchmarks/shared/citation.ts";
 import type { Setting } from "../run/record.ts";
+import type { ScoredRow } from "../run/score-run.ts";
 import { bootstrapMeanCI } from "../score/bootstrap.ts";
 import { describeJudgeFailures } from "../score/judge.ts";
-import type { ScoredRow } from "../score/score-run.ts";
-import { scorerFor } from "../score/scorers.ts";
 import {
   type BenchmarkScorer,
   type ByGroupLayout,

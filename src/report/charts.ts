@@ -6,8 +6,8 @@
  * without data carries the reason instead of a spec.
  */
 import type { TopLevelSpec } from "vega-lite";
+import { scorerFor } from "../benchmarks/index.ts";
 import { bootstrapMeanCI } from "../score/bootstrap.ts";
-import { scorerFor } from "../score/scorers.ts";
 import { waterfallMissing, waterfalls } from "./build.ts";
 import { CHART_LABEL, type Headline, headlinePercent, recordValue, scoreValue } from "./headline.ts";
 import type { BenchmarkSection } from "./model.ts";

@@ -5,11 +5,11 @@
  * (else the bootstrap p), Holm-adjusted across the table; and the probes that
  * flipped between right and wrong.
  */
+import { scorerFor } from "../benchmarks/index.ts";
 import { ConfigError } from "../core/errors.ts";
 import type { Setting } from "../run/record.ts";
 import { markdownTable } from "../run/table.ts";
 import { holm, mcnemarExact, pairedBootstrap } from "../score/bootstrap.ts";
-import { scorerFor } from "../score/scorers.ts";
 import { escapeMarkdown as e } from "./escape.ts";
 import { fmt } from "./format.ts";
 import { CHART_LABEL, type Headline, headlineFor, probeMetricKey } from "./headline.ts";

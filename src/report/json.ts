@@ -6,11 +6,11 @@
  * the benchmark's published rows with their sources, keyed like our tables so
  * a leaderboard can be built from the file alone.
  */
+import { scorerFor } from "../benchmarks/index.ts";
 import type { Setting } from "../run/record.ts";
+import type { ScoredRow } from "../run/score-run.ts";
 import type { ResultRow, Summary } from "../run/summary.ts";
 import { bootstrapMeanCI } from "../score/bootstrap.ts";
-import type { ScoredRow } from "../score/score-run.ts";
-import { scorerFor } from "../score/scorers.ts";
 import { allReported, type ReportedTable } from "./reported.ts";
 import type { RunData } from "./run-data.ts";
 

@@ -6,13 +6,14 @@
  * MEMBENCH_CONCURRENCY) that answers and judges of every probe, unit and
  * system share. The replay meanwhile goes on to the next probe.
  */
+
+import type { Protocol } from "../benchmarks/shared/protocol.ts";
 import type { Probe } from "../core/model.ts";
+import type { ProbeRecord } from "../core/record.ts";
 import type { UsageSink } from "../llm/accounting.ts";
 import { withUsageSink } from "../llm/accounting.ts";
 import type { ChatModel } from "../llm/types.ts";
 import { log } from "../util/log.ts";
-import type { Protocol } from "./protocol.ts";
-import type { ProbeRecord } from "./record.ts";
 import { askAnswerModel } from "./replay.ts";
 
 export interface ModelStageOptions {

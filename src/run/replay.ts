@@ -3,13 +3,14 @@
  * canonical order, each probe fired at its position in the timeline, every
  * requested setting assembled from what has been ingested by then.
  */
+
+import type { Protocol } from "../benchmarks/shared/protocol.ts";
 import { SystemError } from "../core/errors.ts";
 import type { Episode, Probe, Session } from "../core/model.ts";
+import type { ProbeRecord, RetrievedRecord, Setting } from "../core/record.ts";
 import type { ChatModel } from "../llm/types.ts";
 import { type EvidenceUnit, type ProvenanceItem, rankUnits, retrievalMetrics } from "../score/retrieval.ts";
 import type { IngestTurn, MemorySystem, Retrieved } from "../systems/types.ts";
-import type { Protocol } from "./protocol.ts";
-import type { ProbeRecord, RetrievedRecord, Setting } from "./record.ts";
 
 export interface ReplayOptions {
   unitId: string;
@@ -29,6 +30,8 @@ export interface ReplayOptions {
   deferAnswer?: (record: ProbeRecord, probe: Probe) => void;
   /** Called after each probe with the records it produced. */
   onProbe?: (records: ProbeRecord[]) => void;
+  /** Called before the first ingest call (0 turns) and after each one, with the turns ingested of the episode's total. */
+  onIngest?: (done: number, total: number) => void;
 }
 
 export interface ReplayResult {
@@ -287,10 +290,14 @@ export async function replayUnit(options: ReplayOptions): Promise<ReplayResult> 
   };
 
   await call("open", () => system.open(ns));
+  const sessionTurns = new Map(sessions.map((s) => [s.id, toIngestTurns(s)]));
+  const totalTurns = [...sessionTurns.values()].reduce((n, t) => n + t.length, 0);
+  let turnsIngested = 0;
+  options.onIngest?.(0, totalTurns);
   try {
     for (const session of sessions) {
       await fire(before.get(session.id) ?? []);
-      const turns = toIngestTurns(session);
+      const turns = sessionTurns.get(session.id)!;
       const batches = system.caps.granularity === "turn" ? turns.map((t) => [t]) : [turns];
       for (const batch of batches) {
         const r = await timed(() =>
@@ -299,6 +306,8 @@ export async function replayUnit(options: ReplayOptions): Promise<ReplayResult> 
           ),
         );
         ingestMs.push(r.ms);
+        turnsIngested += batch.length;
+        options.onIngest?.(turnsIngested, totalTurns);
         await pause();
       }
       ingested.push(session);

@@ -8,26 +8,18 @@ import { execFile } from "node:child_process";
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import PQueue from "p-queue";
-import { BENCHMARKS, getBenchmark, unifiedBenchmark } from "../benchmarks/index.ts";
+import { BENCHMARKS, getBenchmark, protocolFor, scorerFor, unifiedBenchmark } from "../benchmarks/index.ts";
+import type { Protocol } from "../benchmarks/shared/protocol.ts";
 import type { BenchmarkDefinition } from "../benchmarks/types.ts";
+import { unifiedSources } from "../benchmarks/unified/format.ts";
 import { ConfigError, SystemError } from "../core/errors.ts";
 import type { Dataset, Episode } from "../core/model.ts";
+import { type ProbeRecord, SETTINGS, type Setting } from "../core/record.ts";
 import { loadRunData } from "../data/run-data.ts";
-import { unifiedSources } from "../data/unified.ts";
 import { type UsageSink, withUsageSink } from "../llm/accounting.ts";
 import { type ManagedChatModel, modelConfigured } from "../llm/create.ts";
 import { shareModelLimits } from "../llm/shared-limits.ts";
 import type { QueueOptions } from "../pool/coordinator.ts";
-import {
-  checkScoreOptions,
-  prepareScoring,
-  type RunConfigLike,
-  scoreKey,
-  scoreRecord,
-  scoreRun,
-  summarizeRun,
-} from "../score/score-run.ts";
-import { scorerFor } from "../score/scorers.ts";
 import type { ProbeScore } from "../score/types.ts";
 import type { AnySystemDefinition } from "../systems/options.ts";
 import { disposeSystems, type MadeSystem, makeSystems, resolveSystems } from "../systems/resolve.ts";
@@ -37,9 +29,15 @@ import { PACKAGE_ROOT, packageVersion } from "../util/paths.ts";
 import { checkRedisUrl, redactRedisUrl } from "../util/redis.ts";
 import { ModelStage } from "./model-stage.ts";
 import { startProgress } from "./progress.ts";
-import type { Protocol } from "./protocol.ts";
-import { protocolFor } from "./protocols.ts";
-import { type ProbeRecord, SETTINGS, type Setting } from "./record.ts";
+import {
+  checkScoreOptions,
+  prepareScoring,
+  type RunConfigLike,
+  scoreKey,
+  scoreRecord,
+  scoreRun,
+  summarizeRun,
+} from "./score-run.ts";
 import { formatShard } from "./shard.ts";
 import {
   answerPromptHash,
@@ -103,6 +101,7 @@ function warnIfWholeHaystack(
   protocol: Protocol,
   episodes: readonly Episode[],
   systems: readonly Pick<MadeSystem, "system" | "record">[],
+  warn: (message: string) => void = log.warn,
 ): void {
   const minSessions = Math.min(...episodes.map((e) => e.sessions.length));
   const minTurns = Math.min(...episodes.map((e) => e.sessions.reduce((n, s) => n + s.turns.length, 0)));
@@ -112,7 +111,7 @@ function warnIfWholeHaystack(
     const sessionUnit = unit === "session";
     const haystack = sessionUnit ? minSessions : minTurns;
     if (protocol.depth >= haystack) {
-      log.warn(
+      warn(
         `${record.label}: retrieval depth ${protocol.depth} reaches the whole haystack (${haystack} ${sessionUnit ? "sessions" : "turns"} in the smallest episode); retrieval is not being tested there`,
       );
     }
@@ -173,6 +172,8 @@ export async function startRun(options: RunOptions): Promise<RunOutcome> {
       systemConcurrency: undefined,
       progress: undefined,
       stop: undefined,
+      onStart: undefined,
+      onHaystackWarning: undefined,
       ...(options.queue ? { queue: { ...options.queue, url: redactRedisUrl(options.queue.url) } } : {}),
     } as RunSnapshot["options"],
     dataFiles: await hashDataFiles(dataset.source.files.map((f) => f.path)).then((hashes) =>
@@ -204,6 +205,7 @@ export async function startRun(options: RunOptions): Promise<RunOutcome> {
     await disposeSystems(made);
     throw error;
   }
+  options.onStart?.(dir);
   try {
     return await executeRun(runContext({ dir, snapshot, dataset, answerer, made }), options.progress, options);
   } catch (error) {
@@ -335,7 +337,7 @@ function crashHook(): (() => void) | undefined {
 async function executeRun(
   ctx: RunContext,
   progressOn = true,
-  pool: Pick<RunOptions, "queue" | "stop"> = {},
+  pool: Pick<RunOptions, "queue" | "stop" | "onHaystackWarning"> = {},
 ): Promise<RunOutcome> {
   try {
     return await executeUnits(ctx, progressOn, pool);
@@ -347,7 +349,7 @@ async function executeRun(
 async function executeUnits(
   ctx: RunContext,
   progressOn: boolean,
-  pool: Pick<RunOptions, "queue" | "stop">,
+  pool: Pick<RunOptions, "queue" | "stop" | "onHaystackWarning">,
 ): Promise<RunOutcome> {
   const { snapshot, dataset, protocol, answerer } = ctx;
   const dir = ctx.dir!;
@@ -485,7 +487,7 @@ async function executeUnits(
         } else if (pending.length) {
           const made = await ctx.systems();
           logSystems(made);
-          warnIfWholeHaystack(protocol, [...byId.values()], made);
+          warnIfWholeHaystack(protocol, [...byId.values()], made, pool.onHaystackWarning);
           const crash = crashHook();
           const queue = new PQueue({ concurrency: Math.max(1, options.concurrency ?? 2) });
           for (const unit of pending) {
@@ -496,6 +498,7 @@ async function executeUnits(
               try {
                 const result = await executeUnit(ctx, unit.id, {
                   onUsage: usageOf(unit.id),
+                  onIngest: (done, of) => progress.ingest(unit.id, done, of),
                   onProbe: (records) => {
                     const left = records.filter((r) => r.answerPending);
                     if (left.length) {

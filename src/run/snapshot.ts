@@ -7,17 +7,17 @@
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import type { Protocol, ProtocolOptions } from "../benchmarks/shared/protocol.ts";
 import { ConfigError } from "../core/errors.ts";
-import type { Dataset, Episode } from "../core/model.ts";
+import { type Dataset, type Episode, Gold } from "../core/model.ts";
+import type { Setting } from "../core/record.ts";
 import { resolveModelSettings } from "../llm/create.ts";
 import type { QueueOptions } from "../pool/coordinator.ts";
-import type { ScoreRunOptions } from "../score/score-run.ts";
 import type { SystemInput, SystemRecord } from "../systems/resolve.ts";
 import { applySystemOptions } from "../systems/spec.ts";
 import { hashFiles } from "../util/file-hash.ts";
 import { type LedgerFlags, legacyLedgerOptions } from "./ledger-config.ts";
-import type { Protocol, ProtocolOptions } from "./protocol.ts";
-import type { Setting } from "./record.ts";
+import type { ScoreRunOptions } from "./score-run.ts";
 import type { ShardSpec } from "./shard.ts";
 
 export interface RunOptions {
@@ -49,6 +49,8 @@ export interface RunOptions {
   maxCost?: number;
   protocol?: ProtocolOptions;
   embedder?: string;
+  /** `--embed-workers`: threads running the offline embedder (default MEMBENCH_EMBED_WORKERS, else 1); vectors do not depend on it. */
+  embedWorkers?: number;
   /** `openai`, `openai:MODEL` or `scripted:FILE`; default from settings. */
   llm?: string;
   /** USD per million tokens, for the cost estimate and `--max-cost`. */
@@ -69,12 +71,19 @@ export interface RunOptions {
   stop?: Promise<void>;
   /** `--shard i/n`: execute only the units of shard i of n (src/run/shard.ts); `membench merge` joins the shards. */
   shard?: ShardSpec;
+  /** Called once the run directory holds its config.json (from then on `--resume <dir>` finishes it); not recorded. */
+  onStart?: (dir: string) => void;
+  /** Takes the "retrieval depth reaches the whole haystack" notices instead of the log (the demo counts them); not recorded. */
+  onHaystackWarning?: (message: string) => void;
 }
 
 /** How a run's options are recorded: `systems` holds the row labels; each system's spec, options and info are in `RunSnapshot.systems`. */
 export type RecordedRunOptions = Required<Pick<RunOptions, "benchmark" | "data" | "settings">> & {
   systems: string[];
-} & Omit<RunOptions, "progress" | "systems" | "systemOptions" | "systemConcurrency" | "stop"> &
+} & Omit<
+    RunOptions,
+    "progress" | "systems" | "systemOptions" | "systemConcurrency" | "stop" | "onStart" | "onHaystackWarning"
+  > &
   LedgerFlags;
 
 export interface RunSnapshot {
@@ -135,15 +144,7 @@ export function answerPromptHash(protocol: Protocol): string {
     time: "{time}",
     position: { at: "end" as const },
     labels: {},
-    gold: {
-      answers: [],
-      wrongAnswers: [],
-      criteria: [],
-      evidenceSessionIds: [],
-      evidenceTurnIds: [],
-      evidenceMemories: [],
-      staleSessionIds: [],
-    },
+    gold: Gold.parse({}),
   };
   const messages = protocol.answerMessages(probe, { text: "{context}", tokens: 0, used: 0 });
   return createHash("sha256").update(JSON.stringify(messages)).digest("hex").slice(0, 16);

@@ -14,7 +14,7 @@
  */
 import { createHash } from "node:crypto";
 import type Database from "better-sqlite3";
-import type { ProbeRecord } from "./record.ts";
+import type { ProbeRecord } from "../core/record.ts";
 
 export const TEXTS_TABLE = `
   CREATE TABLE IF NOT EXISTS texts (
@@ -88,6 +88,43 @@ export class TextTable {
     return json.length < IDS_FROM ? ids : this.intern(json);
   }
 
+  /**
+   * A context as paragraphs (split at blank lines), each a piece or its first line
+   * and the rest. A paragraph that is a header line and then exactly the text of
+   * the next retrieved item is compared in place and stored as that item's text:
+   * the item's string is hashed once, where a slice of the context would be a new
+   * string to hash for every probe (an item recurs ~17× on RealMem). Such an item
+   * may itself hold blank lines; it is still one paragraph, which reads back the same.
+   */
+  #contextPieces(text: string, items: readonly { text: string }[]): Array<Piece | [Piece, Piece]> {
+    const out: Array<Piece | [Piece, Piece]> = [];
+    let next = 0;
+    let pos = 0;
+    for (;;) {
+      const end = text.indexOf("\n\n", pos);
+      const stop = end < 0 ? text.length : end;
+      const at = text.indexOf("\n", pos);
+      if (at < 0 || at >= stop) out.push(this.#piece(text.slice(pos, stop)));
+      else {
+        const item = items[next++]?.text;
+        const after = item === undefined ? -1 : at + 1 + item.length;
+        if (
+          item !== undefined &&
+          text.startsWith(item, at + 1) &&
+          (after === text.length || text.startsWith("\n\n", after))
+        ) {
+          out.push([this.#piece(text.slice(pos, at)), this.#piece(item)]);
+          if (after === text.length) return out;
+          pos = after + 2;
+          continue;
+        }
+        out.push([this.#piece(text.slice(pos, at)), this.#piece(text.slice(at + 1, stop))]);
+      }
+      if (end < 0) return out;
+      pos = end + 2;
+    }
+  }
+
   /** The JSON a record is stored as. */
   encode(record: ProbeRecord): string {
     const stored: StoredRecord = {
@@ -99,14 +136,7 @@ export class TextTable {
         ...(item.turnIds ? { turnIds: this.#idList(item.turnIds) } : {}),
         ...(item.sessionIds ? { sessionIds: this.#idList(item.sessionIds) } : {}),
       })),
-      context: {
-        ...record.context,
-        text: record.context.text.split("\n\n").map((paragraph) => {
-          const at = paragraph.indexOf("\n");
-          if (at < 0) return this.#piece(paragraph);
-          return [this.#piece(paragraph.slice(0, at)), this.#piece(paragraph.slice(at + 1))];
-        }),
-      },
+      context: { ...record.context, text: this.#contextPieces(record.context.text, record.retrieved) },
     };
     return JSON.stringify(stored);
   }

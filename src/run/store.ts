@@ -4,10 +4,10 @@
  * a finished unit or none of it — never half a unit counted.
  */
 import Database from "better-sqlite3";
+import type { ProbeRecord, UnitInfo } from "../core/record.ts";
 import { type AccountingSnapshot, type CallUsage, sumUsage } from "../llm/accounting.ts";
 import type { ModelRole } from "../llm/types.ts";
 import { openReadOnlyDb } from "./read-only-db.ts";
-import type { ProbeRecord, UnitInfo } from "./record.ts";
 import { type DecodeOptions, TEXTS_TABLE, TextTable } from "./store-texts.ts";
 
 export const STORE_FILE = "run.sqlite";
@@ -91,6 +91,19 @@ function ensureSchema(db: Database.Database, readOnly: boolean, schema: string):
     if (!have.has(t.name)) db.exec(t.sql.replace(/^CREATE TABLE/i, "CREATE TEMP TABLE"));
   }
 }
+
+/** Adds a row's counts and costs to its unit, stage and role; `unpriced` is the joined list the caller computed. */
+const ADD_USAGE = `INSERT INTO usage (unit, stage, role, calls, cached_calls, errors, input_tokens, output_tokens,
+    cached_input_tokens, cached_output_tokens, latency_ms, cost_usd, unpriced)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+  ON CONFLICT (unit, stage, role) DO UPDATE SET
+    calls = calls + excluded.calls, cached_calls = cached_calls + excluded.cached_calls,
+    errors = errors + excluded.errors, input_tokens = input_tokens + excluded.input_tokens,
+    output_tokens = output_tokens + excluded.output_tokens,
+    cached_input_tokens = cached_input_tokens + excluded.cached_input_tokens,
+    cached_output_tokens = cached_output_tokens + excluded.cached_output_tokens,
+    latency_ms = latency_ms + excluded.latency_ms, cost_usd = cost_usd + excluded.cost_usd,
+    unpriced = excluded.unpriced`;
 
 /** A unit's row with its dead letter, if the worker pool gave up on it. */
 const UNIT_SELECT = `SELECT u.*, d.job AS dead_job, d.attempts AS dead_attempts, d.at AS dead_at
@@ -269,6 +282,13 @@ export class RunStore {
           unit.id,
         ).changes;
       if (changed !== 1) throw new Error(`unit ${unit.id} is not planned in ${this.path}`);
+      // A unit the pool gave up on stays listed as such (`membench merge`), with its job and attempts.
+      this.db.prepare("DELETE FROM dead_letters WHERE unit = ?").run(unit.id);
+      if (unit.deadLetter && unit.state !== "done") {
+        this.db
+          .prepare("INSERT INTO dead_letters (unit, job, attempts, error, at) VALUES (?, ?, ?, ?, ?)")
+          .run(unit.id, unit.deadLetter.job, unit.deadLetter.attempts, unit.error ?? "", unit.deadLetter.at);
+      }
     });
   }
 
@@ -304,19 +324,7 @@ export class RunStore {
       const unpriced = new Set(JSON.parse(row?.unpriced ?? "[]") as string[]);
       if (call.ok && !call.cached && call.costUsd === null) unpriced.add(call.model);
       const made = call.ok && !call.cached;
-      this.statement(
-        `INSERT INTO usage (unit, stage, role, calls, cached_calls, errors, input_tokens, output_tokens,
-             cached_input_tokens, cached_output_tokens, latency_ms, cost_usd, unpriced)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-           ON CONFLICT (unit, stage, role) DO UPDATE SET
-             calls = calls + excluded.calls, cached_calls = cached_calls + excluded.cached_calls,
-             errors = errors + excluded.errors, input_tokens = input_tokens + excluded.input_tokens,
-             output_tokens = output_tokens + excluded.output_tokens,
-             cached_input_tokens = cached_input_tokens + excluded.cached_input_tokens,
-             cached_output_tokens = cached_output_tokens + excluded.cached_output_tokens,
-             latency_ms = latency_ms + excluded.latency_ms, cost_usd = cost_usd + excluded.cost_usd,
-             unpriced = excluded.unpriced`,
-      ).run(
+      this.statement(ADD_USAGE).run(
         ...key,
         call.ok ? 1 : 0,
         call.ok && call.cached ? 1 : 0,
@@ -342,19 +350,7 @@ export class RunStore {
   /** Adds usage rows of another store (`membench merge`): counts and costs summed, unpriced models joined. */
   addUsageRows(rows: ReadonlyArray<{ unit: string; stage: UsageStage } & UsageRow>): void {
     const get = this.db.prepare("SELECT unpriced FROM usage WHERE unit = ? AND stage = ? AND role = ?").pluck();
-    const upsert = this.db.prepare(
-      `INSERT INTO usage (unit, stage, role, calls, cached_calls, errors, input_tokens, output_tokens,
-         cached_input_tokens, cached_output_tokens, latency_ms, cost_usd, unpriced)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (unit, stage, role) DO UPDATE SET
-         calls = calls + excluded.calls, cached_calls = cached_calls + excluded.cached_calls,
-         errors = errors + excluded.errors, input_tokens = input_tokens + excluded.input_tokens,
-         output_tokens = output_tokens + excluded.output_tokens,
-         cached_input_tokens = cached_input_tokens + excluded.cached_input_tokens,
-         cached_output_tokens = cached_output_tokens + excluded.cached_output_tokens,
-         latency_ms = latency_ms + excluded.latency_ms, cost_usd = cost_usd + excluded.cost_usd,
-         unpriced = excluded.unpriced`,
-    );
+    const upsert = this.db.prepare(ADD_USAGE);
     this.db.transaction(() => {
       for (const r of rows) {
         const had = JSON.parse((get.get(r.unit, r.stage, r.role) as string | undefined) ?? "[]") as string[];

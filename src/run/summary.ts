@@ -2,9 +2,10 @@
  * summary.json: the one results schema every report extends
  * (documented in docs/results-schema.md).
  */
+
+import type { ProbeRecord, Setting, UnitInfo } from "../core/record.ts";
 import type { AccountingSnapshot } from "../llm/accounting.ts";
 import { mean, percentile } from "../score/stats.ts";
-import type { ProbeRecord, Setting, UnitInfo } from "./record.ts";
 
 export interface ResultRow {
   system: string;

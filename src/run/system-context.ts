@@ -5,7 +5,8 @@
  * flags, environment and config file; keys stay in memory, never on disk.
  */
 import { join } from "node:path";
-import { createEmbedder } from "../embed/create.ts";
+import { resolveSetting } from "../config/settings.ts";
+import { createEmbedder, parseEmbedWorkers } from "../embed/create.ts";
 import type { Embedder } from "../embed/types.ts";
 import {
   type CreateChatModelOptions,
@@ -17,13 +18,26 @@ import type { ChatModel } from "../llm/types.ts";
 import { systemContext } from "../systems/context.ts";
 import type { SystemContext } from "../systems/definition.ts";
 
-/** The embedder named by `spec`, else MEMBENCH_EMBEDDER, else USE-lite; cached, with the model endpoint's settings. */
-export function configuredEmbedder(spec: string | undefined): Promise<Embedder> {
+/** `--embed-workers`, else MEMBENCH_EMBED_WORKERS, else undefined (the embedder's default). */
+export function configuredEmbedWorkers(flag: string | number | undefined): number | undefined {
+  if (flag !== undefined) return parseEmbedWorkers(flag, "--embed-workers");
+  const env = resolveSetting("embedWorkers", {});
+  return env.value === undefined ? undefined : parseEmbedWorkers(env.value, env.from);
+}
+
+/**
+ * The embedder named by `spec`, else MEMBENCH_EMBEDDER, else USE-lite; cached, with the
+ * model endpoint's settings and the offline model's worker threads (`workers`, else
+ * MEMBENCH_EMBED_WORKERS, else the default).
+ */
+export function configuredEmbedder(spec: string | undefined, options: { workers?: number } = {}): Promise<Embedder> {
   const s = resolveModelSettings({});
+  const workers = configuredEmbedWorkers(options.workers);
   return createEmbedder(spec ?? process.env.MEMBENCH_EMBEDDER ?? "use-lite", {
     cacheDir: s.cacheDir,
     baseUrl: process.env.MEMBENCH_EMBED_BASE_URL ?? s.baseUrl,
     apiKey: s.apiKey,
+    ...(workers !== undefined ? { workers } : {}),
   });
 }
 
@@ -50,6 +64,8 @@ export function configuredChatModel(
 export interface RunContextInput {
   /** `--embedder`. */
   embedder?: string;
+  /** `--embed-workers`: threads of the offline model. */
+  embedWorkers?: number;
   /** `--llm`. */
   llm?: string;
   model?: ChatModel;
@@ -65,7 +81,7 @@ export function runSystemContext(input: RunContextInput): SystemContext {
   const embedModel = embedderSpec?.startsWith("openai:") ? embedderSpec.slice("openai:".length) : undefined;
   const chatModel = s.spec.kind === "openai" ? (s.spec.model ?? s.model) : undefined;
   return systemContext({
-    embedder: () => configuredEmbedder(input.embedder),
+    embedder: () => configuredEmbedder(input.embedder, { workers: input.embedWorkers }),
     ...(input.model ? { model: input.model } : {}),
     modelStatus: input.modelStatus,
     endpoint: {

@@ -15,17 +15,17 @@
  * (the local runner's model stage, which shares one queue across units).
  */
 import { resolve } from "node:path";
+import { protocolFor } from "../benchmarks/index.ts";
+import type { Protocol } from "../benchmarks/shared/protocol.ts";
 import { ConfigError } from "../core/errors.ts";
 import type { Dataset, Episode, Probe } from "../core/model.ts";
+import { unitId as makeUnitId, type ProbeRecord } from "../core/record.ts";
 import { loadRunData } from "../data/run-data.ts";
 import { type CallUsage, type UsageSink, withUsageSink } from "../llm/accounting.ts";
 import { type ManagedChatModel, resolveModelSettings } from "../llm/create.ts";
 import type { AnySystemDefinition } from "../systems/options.ts";
 import { disposeSystems, type MadeSystem, makeSystems, resolveRecorded } from "../systems/resolve.ts";
 import type { MemorySystem } from "../systems/types.ts";
-import type { Protocol } from "./protocol.ts";
-import { protocolFor } from "./protocols.ts";
-import { unitId as makeUnitId, type ProbeRecord } from "./record.ts";
 import { askAnswerModel, replayUnit } from "./replay.ts";
 import { episodeWeight, type ShardSpec, shardUnits } from "./shard.ts";
 import {
@@ -95,6 +95,8 @@ export interface UnitResult {
 export interface ExecuteOptions {
   /** Called after each probe fires, with the records it produced (progress, the kill test hook). */
   onProbe?: (records: ProbeRecord[]) => void;
+  /** Ingest progress of the unit: turns ingested of the episode's total (progress). */
+  onIngest?: (done: number, total: number) => void;
   /**
    * Takes each model call as it ends (the local runner stores it at once, so a
    * killed process's spend still counts); then `UnitResult.usage` stays empty.
@@ -124,6 +126,7 @@ export function createAnswerer(snapshot: RunSnapshot): ManagedChatModel | undefi
 export function systemContextOf(snapshot: RunSnapshot, answerer: ManagedChatModel | undefined) {
   return runSystemContext({
     embedder: snapshot.options.embedder,
+    embedWorkers: snapshot.options.embedWorkers,
     llm: snapshot.options.llm,
     ...(answerer ? { model: answerer } : {}),
     modelStatus: snapshot.model,
@@ -263,6 +266,7 @@ export async function executeUnit(ctx: RunContext, id: string, options: ExecuteO
       answerer,
       ...(deferAnswer ? { deferAnswer } : {}),
       onProbe: options.onProbe,
+      onIngest: options.onIngest,
     }),
   );
   let records: ProbeRecord[];

@@ -2,12 +2,12 @@
  * Cohen's kappa between every pair of raters (judges or humans) over the items
  * both labelled, per group when the items carry one. Labels compare trimmed
  * and case-insensitively. `membench judge-agreement` gets the labels from a
- * CSV (`labels-csv.ts`) or from a scored run's stored verdicts (`run-labels.ts`);
- * both go through `pairwiseAgreement`, so they give the same numbers.
+ * CSV (`labels-csv.ts`, here) or from a scored run's stored verdicts
+ * (`runJudgeAgreement` in run/run-labels.ts, which reads the run store); both
+ * go through `pairwiseAgreement`, so they give the same numbers.
  */
 import { cohenKappa } from "./bootstrap.ts";
-import { type LabelTable, readLabelsCsv, writeLabelsCsv } from "./labels-csv.ts";
-import { type RunLabels, readRunLabels } from "./run-labels.ts";
+import { type LabelTable, readLabelsCsv } from "./labels-csv.ts";
 
 export interface AgreementRow {
   /** The items' group (a run's `system/setting`); absent when the labels have none. */
@@ -58,19 +58,4 @@ export function pairwiseAgreement(table: LabelTable): AgreementRow[] {
 /** `membench judge-agreement labels.csv`. */
 export function judgeAgreement(file: string): AgreementRow[] {
   return pairwiseAgreement(readLabelsCsv(file));
-}
-
-export interface RunAgreement extends RunLabels {
-  rows: AgreementRow[];
-}
-
-/**
- * `membench judge-agreement <runDir>`: κ between the judges of a scored run,
- * per system/setting, from their stored verdicts; `csv` also writes the labels
- * in the layout `judgeAgreement` reads.
- */
-export function runJudgeAgreement(dir: string, options: { csv?: string } = {}): RunAgreement {
-  const labels = readRunLabels(dir);
-  if (options.csv) writeLabelsCsv(options.csv, labels.table);
-  return { ...labels, rows: pairwiseAgreement(labels.table) };
 }

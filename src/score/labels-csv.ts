@@ -3,9 +3,11 @@
  * a header `id,<rater>,<rater>,…` and one row per judged item; an empty cell
  * means that rater gave no label. An optional column named `group` (any
  * position after `id`) splits the items, e.g. by system/setting; it is not a
- * rater. Quoted cells may hold commas and doubled quotes, not line breaks.
+ * rater. Read with csv-parse as spreadsheets write it: quoted cells may hold
+ * commas, doubled quotes and line breaks; a leading byte-order mark is dropped.
  */
 import { readFileSync, writeFileSync } from "node:fs";
+import { parse } from "csv-parse/sync";
 import { DataError } from "../core/errors.ts";
 
 export const GROUP_COLUMN = "group";
@@ -16,43 +18,44 @@ export interface LabelTable {
   items: Array<{ id: string; group?: string; labels: Array<string | undefined> }>;
 }
 
-function parseCsvLine(line: string): string[] {
-  const out: string[] = [];
-  let cur = "";
-  let quoted = false;
-  for (let i = 0; i < line.length; i++) {
-    const ch = line[i]!;
-    if (quoted) {
-      if (ch === '"' && line[i + 1] === '"') {
-        cur += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else cur += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ",") {
-      out.push(cur);
-      cur = "";
-    } else cur += ch;
+/** Rows of a CSV with the line each starts on; a malformed file is a DataError naming its line. */
+function parseCsv(text: string, file: string): Array<{ cells: string[]; line: number }> {
+  try {
+    const records = parse(text, {
+      bom: true,
+      info: true,
+      trim: true,
+      skip_empty_lines: true,
+      relax_column_count: true,
+    }) as unknown as Array<{ record: string[]; info: { bytes: number } }>;
+    // A record's line is where it starts: count the line breaks before it (csv-parse's
+    // own line count is where it ends, and counts a quoted CRLF twice).
+    let line = 1;
+    let at = 0;
+    return records.map(({ record, info }) => {
+      while (at < text.length && /[\r\n\uFEFF]/.test(text[at]!)) if (text[at++] === "\n") line++;
+      const start = line;
+      for (; at < info.bytes; at++) if (text[at] === "\n") line++;
+      return { cells: record, line: start };
+    });
+  } catch (error) {
+    const e = error as Error & { lines?: number };
+    throw new DataError(e.message, { file, ...(e.lines ? { record: `line ${e.lines}` } : {}) });
   }
-  out.push(cur);
-  return out.map((c) => c.trim());
 }
 
 /** Reads a labels CSV; names the file and line of a malformed row. */
 export function readLabelsCsv(file: string): LabelTable {
-  const lines = readFileSync(file, "utf8")
-    .split(/\r?\n/)
-    .filter((l) => l.trim());
-  if (lines.length < 2) throw new DataError("expected a header and at least one row", { file });
-  const header = parseCsvLine(lines[0]!);
+  const rows = parseCsv(readFileSync(file, "utf8"), file).filter((r) => r.cells.some((c) => c !== ""));
+  if (rows.length < 2) throw new DataError("expected a header and at least one row", { file });
+  const header = rows[0]!.cells;
   const groupAt = header.indexOf(GROUP_COLUMN, 1);
   const raterAt = header.map((_, i) => i).filter((i) => i > 0 && i !== groupAt);
   if (raterAt.length < 2)
     throw new DataError("expected an id column and at least two rater columns", { file, record: "header" });
-  const items = lines.slice(1).map((l, i) => {
-    const cells = parseCsvLine(l);
+  const items = rows.slice(1).map(({ cells, line }) => {
     if (cells.length !== header.length) {
-      throw new DataError(`expected ${header.length} cells, got ${cells.length}`, { file, record: `line ${i + 2}` });
+      throw new DataError(`expected ${header.length} cells, got ${cells.length}`, { file, record: `line ${line}` });
     }
     return {
       id: cells[0]!,
@@ -64,8 +67,7 @@ export function readLabelsCsv(file: string): LabelTable {
 }
 
 function csvCell(text: string): string {
-  const flat = text.replace(/[\r\n]+/g, " ");
-  return /[",]|^\s|\s$/.test(flat) ? `"${flat.replace(/"/g, '""')}"` : flat;
+  return /[",\r\n]|^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 /** Writes a table in the layout `readLabelsCsv` reads; the `group` column only when items carry one. */

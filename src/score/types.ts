@@ -1,10 +1,10 @@
 /**
- * The scoring contract. A benchmark's `score.ts` exports a `BenchmarkScorer`;
- * `score/score-run.ts` feeds it every stored probe record and folds what it
+ * The scoring contract. A benchmark's `score.ts` exports a `BenchmarkScorer` (its definition carries it);
+ * `run/score-run.ts` feeds it every stored probe record and folds what it
  * returns into summary.json and the paper-layout tables.
  */
 import type { Episode, Probe } from "../core/model.ts";
-import type { ProbeRecord, Setting } from "../run/record.ts";
+import type { ProbeRecord, Setting } from "../core/record.ts";
 import type { JudgeContext, VerdictRecord } from "./judge.ts";
 
 export interface ScoreInput {

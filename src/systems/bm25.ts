@@ -6,13 +6,13 @@
  * of distinct terms (minisearch's convention). minisearch also multiplies
  * each score by the number of query terms matched; that factor is divided out here
  * so the score is the plain BM25+ sum. No prefix or fuzzy matching: a term matches
- * only itself, after the tokeniser in tokenize.ts.
+ * only itself, after the tokeniser in text/tokenize.ts.
  */
 import MiniSearch from "minisearch";
 import { z } from "zod";
+import { lexicalTokens } from "../text/tokenize.ts";
 import type { SystemDefinition } from "./definition.ts";
 import { type Ranker, RetrievalSystem } from "./retrieval-system.ts";
-import { lexicalTokens } from "./tokenize.ts";
 import type { RetrievalUnit, Scored, Unit } from "./units.ts";
 
 export interface Bm25Params {

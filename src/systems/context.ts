@@ -5,6 +5,7 @@
  * (src/run/system-context.ts).
  */
 import { join } from "node:path";
+import { defaultCacheDir } from "../config/settings.ts";
 import { ConfigError } from "../core/errors.ts";
 import type { Embedder } from "../embed/types.ts";
 import type { ChatModel } from "../llm/types.ts";
@@ -19,7 +20,7 @@ export interface SystemContextInput {
   endpoint?: ModelEndpoint;
   tokenBudget?: number;
   keepRemote?: boolean;
-  /** Default `.membench/cache/systems` under the working directory. */
+  /** Default `systems` in the per-user cache folder (`defaultCacheDir()`). */
   cacheDir?: string;
 }
 
@@ -53,6 +54,6 @@ export function systemContext(input: SystemContextInput = {}): SystemContext {
     ...(input.endpoint ? { endpoint: input.endpoint } : {}),
     ...(input.tokenBudget !== undefined ? { tokenBudget: input.tokenBudget } : {}),
     ...(input.keepRemote !== undefined ? { keepRemote: input.keepRemote } : {}),
-    cacheDir: input.cacheDir ?? join(".membench", "cache", "systems"),
+    cacheDir: input.cacheDir ?? join(defaultCacheDir(), "systems"),
   };
 }

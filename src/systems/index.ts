@@ -119,6 +119,7 @@ export function systemIds(): string[] {
   return [...registry.keys()];
 }
 
+export { lexicalTokens, STOPWORDS } from "../text/tokenize.ts";
 export { BM25_SESSION_SYSTEM, BM25_SYSTEM, type Bm25Options, type Bm25Params, Bm25Ranker, Bm25System } from "./bm25.ts";
 export {
   assertConformance,
@@ -175,5 +176,4 @@ export {
   type SystemSpec,
   splitSpecs,
 } from "./spec.ts";
-export { lexicalTokens, STOPWORDS } from "./tokenize.ts";
 export type * from "./types.ts";

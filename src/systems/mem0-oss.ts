@@ -22,9 +22,10 @@ import { z } from "zod";
 import { ConfigError, SystemError } from "../core/errors.ts";
 import type { ModelEndpoint, SystemContext, SystemDefinition, SystemInfo } from "./definition.ts";
 import { checkBatch } from "./history.ts";
-import { PROVENANCE_KEYS, silenceMem0Telemetry } from "./mem0.ts";
+import { silenceMem0Telemetry } from "./mem0.ts";
 import { resultLimit } from "./query.ts";
 import { RemoteCaller } from "./remote/caller.ts";
+import { PROVENANCE_KEYS, provenanceFromMetadata } from "./remote/provenance.ts";
 import { defaultImporter, type Importer, loadSdk, sdkVersion } from "./remote/sdk.ts";
 import { checkedLimit, RemoteSpaces } from "./remote/spaces.ts";
 import { isoTime } from "./remote/text.ts";
@@ -92,21 +93,17 @@ export interface Mem0OssDeps {
 }
 
 function itemOf(m: OssMemoryItem, score: number, systemId: string, operation: string): Retrieved {
-  const meta = m.metadata ?? {};
-  const session = meta[PROVENANCE_KEYS.session];
-  const turns = meta[PROVENANCE_KEYS.turns];
-  const time = meta[PROVENANCE_KEYS.time];
-  if (typeof session !== "string") {
+  const { sessionId: session, turnIds, time } = provenanceFromMetadata(m.metadata);
+  if (session === undefined) {
     throw new SystemError(`mem0 returned memory ${m.id} without membench's session metadata`, systemId, operation);
   }
-  const turnIds = Array.isArray(turns) ? turns.filter((t): t is string => typeof t === "string") : [];
   return {
     text: m.memory,
     score,
     kind: "memory",
     sessionIds: [session],
     ...(turnIds.length ? { turnIds } : {}),
-    ...(typeof time === "string" ? { time } : {}),
+    ...(time !== undefined ? { time } : {}),
     meta: { memoryId: m.id },
   };
 }

@@ -19,6 +19,7 @@ import { RemoteCaller } from "./remote/caller.ts";
 import { readApiKey } from "./remote/key.ts";
 import { remoteOptionShape } from "./remote/options.ts";
 import { pollUntilDone } from "./remote/poll.ts";
+import { PROVENANCE_KEYS, provenanceFromMetadata } from "./remote/provenance.ts";
 import { defaultImporter, type Importer, loadSdk, sdkVersion } from "./remote/sdk.ts";
 import { checkedLimit, RemoteSpaces } from "./remote/spaces.ts";
 import { isoTime, unixSeconds } from "./remote/text.ts";
@@ -62,7 +63,6 @@ interface Mem0Module {
 }
 
 /** What membench writes into each add's metadata, and reads back from each memory. */
-export const PROVENANCE_KEYS = { session: "membench_session", turns: "membench_turns", time: "membench_time" } as const;
 
 interface Space {
   userId: string;
@@ -85,18 +85,6 @@ function eventIdsOf(response: unknown): string[] {
     if (typeof id === "string" && id !== "") ids.push(id);
   }
   return ids;
-}
-
-function provenanceOf(memory: Mem0Memory): { sessionId?: string; turnIds: string[]; time?: string } {
-  const meta = memory.metadata ?? {};
-  const session = meta[PROVENANCE_KEYS.session];
-  const turns = meta[PROVENANCE_KEYS.turns];
-  const time = meta[PROVENANCE_KEYS.time];
-  return {
-    ...(typeof session === "string" ? { sessionId: session } : {}),
-    turnIds: Array.isArray(turns) ? turns.filter((t): t is string => typeof t === "string") : [],
-    ...(typeof time === "string" ? { time } : {}),
-  };
 }
 
 export class Mem0System implements MemorySystem {
@@ -206,7 +194,7 @@ export class Mem0System implements MemorySystem {
       );
     }
     const items = memories.map((m, i): Retrieved => {
-      const p = provenanceOf(m);
+      const p = provenanceFromMetadata(m.metadata);
       if (typeof m.memory !== "string" || p.sessionId === undefined) {
         throw new SystemError(
           `mem0 returned memory ${m.id ?? `#${i}`} without its text or membench's metadata ` +

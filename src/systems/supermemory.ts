@@ -22,6 +22,7 @@ import { remoteName } from "./remote/ids.ts";
 import { readApiKey } from "./remote/key.ts";
 import { remoteOptionShape } from "./remote/options.ts";
 import { pollUntilDone } from "./remote/poll.ts";
+import { PROVENANCE_KEYS, provenanceFromMetadata } from "./remote/provenance.ts";
 import { defaultImporter, type Importer, loadSdk, sdkVersion } from "./remote/sdk.ts";
 import { checkedLimit, RemoteSpaces } from "./remote/spaces.ts";
 import { isoTime, turnLine } from "./remote/text.ts";
@@ -87,16 +88,10 @@ export interface SupermemoryDeps {
   sleep?: (ms: number) => Promise<void>;
 }
 
-function provenanceFromMetadata(meta: Record<string, unknown> | null | undefined): Written | undefined {
-  const session = meta?.membench_session;
-  if (typeof session !== "string") return undefined;
-  const turns = meta?.membench_turns;
-  const time = meta?.membench_time;
-  return {
-    sessionId: session,
-    turnIds: Array.isArray(turns) ? turns.filter((t): t is string => typeof t === "string") : [],
-    ...(typeof time === "string" ? { time } : {}),
-  };
+/** A memory's provenance from its metadata, when it names the session membench wrote it from. */
+function writtenIn(meta: Record<string, unknown> | null | undefined): Written | undefined {
+  const { sessionId, ...rest } = provenanceFromMetadata(meta);
+  return sessionId === undefined ? undefined : { sessionId, ...rest };
 }
 
 export class SupermemorySystem implements MemorySystem {
@@ -144,10 +139,10 @@ export class SupermemorySystem implements MemorySystem {
         containerTag: space.tag,
         customId,
         metadata: {
-          membench_session: batch.sessionId,
-          membench_turns: written.turnIds,
+          [PROVENANCE_KEYS.session]: batch.sessionId,
+          [PROVENANCE_KEYS.turns]: written.turnIds,
           membench_session_index: batch.sessionIndex,
-          ...(time ? { membench_time: time } : {}),
+          ...(time ? { [PROVENANCE_KEYS.time]: time } : {}),
         },
       }),
     );
@@ -184,10 +179,10 @@ export class SupermemorySystem implements MemorySystem {
 
   private provenance(space: Space, result: SearchResult): Written {
     for (const doc of result.documents ?? []) {
-      const known = space.documents.get(doc.id) ?? provenanceFromMetadata(doc.metadata);
+      const known = space.documents.get(doc.id) ?? writtenIn(doc.metadata);
       if (known) return known;
     }
-    const own = provenanceFromMetadata(result.metadata);
+    const own = writtenIn(result.metadata);
     if (own) return own;
     throw new SystemError(
       `supermemory returned ${result.id} without a source document membench wrote`,

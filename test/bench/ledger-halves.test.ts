@@ -5,7 +5,7 @@ import { guardFailures, type HalfRows, withSessionMetrics } from "../../bench/le
 import { probeKey, splitProbes } from "../../bench/ledger-splits.ts";
 import { loadDataset } from "../../src/benchmarks/index.ts";
 import type { Episode, Probe } from "../../src/core/model.ts";
-import type { ProbeRecord } from "../../src/run/record.ts";
+import type { ProbeRecord } from "../../src/core/record.ts";
 import type { ResultRow } from "../../src/run/summary.ts";
 import { fixture, sharedDataset, skipUnless } from "../support/shared-data.ts";
 

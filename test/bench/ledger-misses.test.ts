@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { analyseMisses } from "../../bench/ledger-misses.ts";
 import type { Episode } from "../../src/core/model.ts";
-import type { ProbeRecord } from "../../src/run/record.ts";
+import type { ProbeRecord } from "../../src/core/record.ts";
 import { probeRecord } from "../support/scoring.ts";
 
 const filler = (i: number) => ({

@@ -6,7 +6,7 @@ import { after, describe, it } from "node:test";
 import { ABSTENTION_ANSWER, locomoBenchmark } from "../../src/benchmarks/locomo/index.ts";
 import { loadLocomo } from "../../src/benchmarks/locomo/load.ts";
 import type { Dataset, Probe } from "../../src/core/model.ts";
-import { scoreAnswersFile } from "../../src/score/answers.ts";
+import { scoreAnswersFile } from "../../src/run/answers.ts";
 import { rejectsWith } from "../support/data-error.ts";
 import {
   fixture,

@@ -15,12 +15,12 @@ import {
   saysNotAvailable,
 } from "../../src/benchmarks/locomo/score.ts";
 import type { Episode, Probe } from "../../src/core/model.ts";
+import type { ProbeRecord } from "../../src/core/record.ts";
 import { createChatModel } from "../../src/llm/create.ts";
-import type { ProbeRecord } from "../../src/run/record.ts";
 import { startRun } from "../../src/run/runner.ts";
+import type { ScoredRow } from "../../src/run/score-run.ts";
 import { porterStem } from "../../src/score/porter-stemmer.ts";
 import { PromptSet } from "../../src/score/prompts.ts";
-import type { ScoredRow } from "../../src/score/score-run.ts";
 import type { ScoreContext } from "../../src/score/types.ts";
 import { probeRecord, writeScript } from "../support/scoring.ts";
 import { fixture, sharedDataset, skipUnless } from "../support/shared-data.ts";

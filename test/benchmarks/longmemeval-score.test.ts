@@ -13,11 +13,11 @@ import {
   templateFor,
 } from "../../src/benchmarks/longmemeval/score.ts";
 import type { Episode, Probe } from "../../src/core/model.ts";
+import type { ProbeRecord } from "../../src/core/record.ts";
 import { createChatModel } from "../../src/llm/create.ts";
-import type { ProbeRecord } from "../../src/run/record.ts";
 import { startRun } from "../../src/run/runner.ts";
+import type { ScoredRow } from "../../src/run/score-run.ts";
 import { PromptSet } from "../../src/score/prompts.ts";
-import type { ScoredRow } from "../../src/score/score-run.ts";
 import type { ProbeScore, ScoreContext } from "../../src/score/types.ts";
 import { probeRecord, writeScript } from "../support/scoring.ts";
 import { fixture } from "../support/shared-data.ts";

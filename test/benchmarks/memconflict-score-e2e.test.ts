@@ -4,9 +4,9 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import type { ProbeRecord } from "../../src/run/record.ts";
+import type { ProbeRecord } from "../../src/core/record.ts";
 import { readRecords, startRun } from "../../src/run/runner.ts";
-import { type ScoredRow, scoreRun } from "../../src/score/score-run.ts";
+import { type ScoredRow, scoreRun } from "../../src/run/score-run.ts";
 import type { ProbeScore } from "../../src/score/types.ts";
 import { fixture } from "../support/shared-data.ts";
 

@@ -24,8 +24,8 @@ import {
 } from "../../src/benchmarks/memconflict/released-judge.ts";
 import { memconflictScorer } from "../../src/benchmarks/memconflict/score.ts";
 import type { Episode, Probe } from "../../src/core/model.ts";
+import type { ProbeRecord, RetrievedRecord } from "../../src/core/record.ts";
 import { createChatModel } from "../../src/llm/create.ts";
-import type { ProbeRecord, RetrievedRecord } from "../../src/run/record.ts";
 import type { JudgeContext } from "../../src/score/judge.ts";
 import { PromptSet } from "../../src/score/prompts.ts";
 import { fixture } from "../support/shared-data.ts";

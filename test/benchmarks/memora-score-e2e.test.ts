@@ -7,8 +7,8 @@ import { after, before, describe, it } from "node:test";
 import { printScores } from "../../src/cli/commands/score.ts";
 import type { RunOutcome } from "../../src/run/runner.ts";
 import { startRun } from "../../src/run/runner.ts";
-import type { ScoredRow } from "../../src/score/score-run.ts";
-import { scoreRun } from "../../src/score/score-run.ts";
+import type { ScoredRow } from "../../src/run/score-run.ts";
+import { scoreRun } from "../../src/run/score-run.ts";
 import type { ProbeScore } from "../../src/score/types.ts";
 import { fixture } from "../support/shared-data.ts";
 

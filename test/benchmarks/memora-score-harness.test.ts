@@ -17,7 +17,7 @@ import { memoraProtocol, memoraReplayed } from "../../src/benchmarks/memora/prot
 import { ConfigError } from "../../src/core/errors.ts";
 import type { Episode } from "../../src/core/model.ts";
 import { readRecords, startRun } from "../../src/run/runner.ts";
-import { scoreRun } from "../../src/score/score-run.ts";
+import { scoreRun } from "../../src/run/score-run.ts";
 import { writeScript } from "../support/scoring.ts";
 import { fixture } from "../support/shared-data.ts";
 

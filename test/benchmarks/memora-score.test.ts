@@ -15,8 +15,8 @@ import {
 import { criterionSatisfied, criterionVote, famaScore, memoraScorer } from "../../src/benchmarks/memora/score.ts";
 import { ConfigError } from "../../src/core/errors.ts";
 import { type Episode, Probe, type ProbeInput } from "../../src/core/model.ts";
+import type { ProbeRecord } from "../../src/core/record.ts";
 import { createChatModel } from "../../src/llm/create.ts";
-import type { ProbeRecord } from "../../src/run/record.ts";
 import type { JudgeContext, VerdictRecord } from "../../src/score/judge.ts";
 import { PromptSet } from "../../src/score/prompts.ts";
 import type { ProbeScore, ScoreContext } from "../../src/score/types.ts";

@@ -13,8 +13,8 @@ import { loadMemoryAgentBench } from "../../src/benchmarks/memoryagentbench/load
 import { memoryagentbenchScorer } from "../../src/benchmarks/memoryagentbench/score.ts";
 import { createChatModel } from "../../src/llm/create.ts";
 import { readRecords, startRun } from "../../src/run/runner.ts";
+import { type ScoredRow, scoreRecords, scoreRun } from "../../src/run/score-run.ts";
 import { PromptSet } from "../../src/score/prompts.ts";
-import { type ScoredRow, scoreRecords, scoreRun } from "../../src/score/score-run.ts";
 import type { ScoreContext } from "../../src/score/types.ts";
 import { fixture } from "../support/shared-data.ts";
 

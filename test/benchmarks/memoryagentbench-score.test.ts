@@ -16,8 +16,8 @@ import {
   tablesMab,
 } from "../../src/benchmarks/memoryagentbench/score.ts";
 import { Episode, type EpisodeInput, Probe, type ProbeInput } from "../../src/core/model.ts";
+import type { ProbeRecord } from "../../src/core/record.ts";
 import { createChatModel } from "../../src/llm/create.ts";
-import type { ProbeRecord } from "../../src/run/record.ts";
 import type { JudgeContext } from "../../src/score/judge.ts";
 import { PromptSet } from "../../src/score/prompts.ts";
 import type { ProbeScore, ScoreContext } from "../../src/score/types.ts";

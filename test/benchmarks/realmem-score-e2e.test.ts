@@ -18,8 +18,8 @@ import { after, before, describe, it } from "node:test";
 import { loadRealMem } from "../../src/benchmarks/realmem/load.ts";
 import { realmemScorer } from "../../src/benchmarks/realmem/score.ts";
 import { readRecords, startRun } from "../../src/run/runner.ts";
+import { buildJudges, type ScoredRow, scoreRecords } from "../../src/run/score-run.ts";
 import { PromptSet } from "../../src/score/prompts.ts";
-import { buildJudges, type ScoredRow, scoreRecords } from "../../src/score/score-run.ts";
 import type { PaperTable } from "../../src/score/types.ts";
 import { fixture } from "../support/shared-data.ts";
 

@@ -17,10 +17,10 @@ import {
 } from "../../src/benchmarks/realmem/paper.ts";
 import { realmemProtocol } from "../../src/benchmarks/realmem/protocol.ts";
 import { realmemScorer, recallFromHits } from "../../src/benchmarks/realmem/score.ts";
+import { oracleMemories } from "../../src/benchmarks/shared/protocol.ts";
 import type { Episode, Probe } from "../../src/core/model.ts";
+import type { ProbeRecord } from "../../src/core/record.ts";
 import { createChatModel } from "../../src/llm/create.ts";
-import { oracleMemories } from "../../src/run/protocol.ts";
-import type { ProbeRecord } from "../../src/run/record.ts";
 import type { JudgeContext, NamedJudge } from "../../src/score/judge.ts";
 import { PromptSet } from "../../src/score/prompts.ts";
 import type { PaperTable, ProbeScore, ScoreContext } from "../../src/score/types.ts";

@@ -11,8 +11,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { startRun } from "../../src/run/runner.ts";
-import type { ScoredRow } from "../../src/score/score-run.ts";
-import { scoreRun } from "../../src/score/score-run.ts";
+import type { ScoredRow } from "../../src/run/score-run.ts";
+import { scoreRun } from "../../src/run/score-run.ts";
 import { fixture } from "../support/shared-data.ts";
 
 // The full-context system shows every session by default; perfect retrieval reads back only the

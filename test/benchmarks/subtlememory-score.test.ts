@@ -23,8 +23,8 @@ import {
   waterfall,
 } from "../../src/benchmarks/subtlememory/score.ts";
 import type { Episode, Probe } from "../../src/core/model.ts";
+import type { ProbeRecord, Setting } from "../../src/core/record.ts";
 import { createChatModel } from "../../src/llm/create.ts";
-import type { ProbeRecord, Setting } from "../../src/run/record.ts";
 import type { JudgeContext } from "../../src/score/judge.ts";
 import { PromptSet } from "../../src/score/prompts.ts";
 import type { ProbeScore, ScoreContext } from "../../src/score/types.ts";

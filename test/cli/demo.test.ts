@@ -31,6 +31,12 @@ describe("membench demo", () => {
     assert.match(r.stdout, /^membench demo: the project's own datasets/);
     assert.match(r.stdout, /^Answer and judge stages: skipped \(no model configured\)\.$/m);
     assert.match(r.stdout, new RegExp(`^Runs stored in ${out}\\.`, "m"));
+    // It says what it checks, and its toy data's whole-haystack notices are one line, not one per system × benchmark.
+    assert.match(r.stdout, /^It checks the plumbing \(load, ingest, retrieve, measure\), not quality/m);
+    assert.doesNotMatch(r.stderr, /reaches the whole haystack/);
+    const haystack = r.stdout.split("\n").filter((l) => /reaches the whole haystack/.test(l));
+    assert.equal(haystack.length, 1, r.stdout);
+    assert.match(haystack[0]!, /^Retrieval depth reaches the whole haystack for \d+ system × benchmark pairs/);
 
     const benchmarks = benchmarkIds().filter((id) => id !== "unified");
     const runs = readdirSync(out);

@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { startRun } from "../../src/run/runner.ts";
-import { scoreRun } from "../../src/score/score-run.ts";
+import { scoreRun } from "../../src/run/score-run.ts";
 import { membenchBin } from "../support/bin.ts";
 import { fixture } from "../support/shared-data.ts";
 

@@ -50,6 +50,7 @@ describe("CLI start-up", () => {
     ["serve", "--help"],
     ["worker", "--help"],
     ["data", "pull", "--help"],
+    ["completion", "bash"],
   ]) {
     it(`membench ${args.join(" ")} loads no SQLite, model client, embedder, vega or queue`, () => {
       const r = packagesLoaded(args);

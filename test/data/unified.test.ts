@@ -3,8 +3,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
+import { isUnifiedJsonl, loadUnified, writeUnified } from "../../src/benchmarks/unified/format.ts";
 import { DataError } from "../../src/core/errors.ts";
-import { isUnifiedJsonl, loadUnified, writeUnified } from "../../src/data/unified.ts";
 import { sampleDataset } from "../support/sample-dataset.ts";
 
 describe("unified JSONL", () => {

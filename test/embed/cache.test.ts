@@ -8,10 +8,16 @@ import { CachedEmbedder, textKey, withEmbeddingCache } from "../../src/embed/cac
 import { HashingEmbedder } from "../../src/embed/hashing.ts";
 import type { Embedder } from "../../src/embed/types.ts";
 
-/** A real embedder that records every batch it is asked for. */
+/**
+ * A real embedder that records every batch it is asked for. With `hold()`, batches
+ * wait until `release()`, as a model busy for a while would: callers overlap.
+ */
 class RecordingEmbedder implements Embedder {
   readonly calls: string[][] = [];
   private readonly inner: HashingEmbedder;
+  private gate: Promise<void> | undefined;
+  private open: (() => void) | undefined;
+  failNext: Error | undefined;
   constructor(
     dim = 32,
     readonly id = `hashing:${dim}`,
@@ -21,11 +27,27 @@ class RecordingEmbedder implements Embedder {
   get dim(): number {
     return this.inner.dim;
   }
-  embed(texts: string[]): Promise<Float32Array[]> {
+  hold(): void {
+    this.gate = new Promise((resolve) => {
+      this.open = resolve;
+    });
+  }
+  release(): void {
+    this.open?.();
+    this.gate = undefined;
+  }
+  async embed(texts: string[]): Promise<Float32Array[]> {
     this.calls.push([...texts]);
+    await this.gate;
+    const error = this.failNext;
+    this.failNext = undefined;
+    if (error) throw error;
     return this.inner.embed(texts);
   }
 }
+
+/** Lets pending callbacks run, so callers started together reach the inner embedder. */
+const settle = () => new Promise((resolve) => setImmediate(resolve));
 
 const root = mkdtempSync(join(tmpdir(), "membench-embed-cache-"));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -47,7 +69,7 @@ describe("CachedEmbedder", () => {
       out.map((v) => [...v]),
       direct.map((v) => [...v]),
     );
-    assert.deepEqual({ ...cached.stats }, { memoryHits: 2, diskHits: 0, misses: 5, hits: 2 });
+    assert.deepEqual({ ...cached.stats }, { memoryHits: 2, diskHits: 0, inFlightHits: 0, misses: 5, hits: 2 });
     cached.close();
   });
 
@@ -76,7 +98,7 @@ describe("CachedEmbedder", () => {
     assert.deepEqual(inner.calls, []);
     assert.deepEqual([...read[0]!], [...written[1]!]);
     assert.deepEqual([...read[1]!], [...written[0]!]);
-    assert.deepEqual({ ...reopened.stats }, { memoryHits: 0, diskHits: 2, misses: 0, hits: 2 });
+    assert.deepEqual({ ...reopened.stats }, { memoryHits: 0, diskHits: 2, inFlightHits: 0, misses: 0, hits: 2 });
     await reopened.embed(["the user prefers tea"]);
     assert.equal(reopened.stats.memoryHits, 1);
     reopened.close();
@@ -134,7 +156,7 @@ describe("CachedEmbedder", () => {
     await cached.embed(["one", "two", "three"]);
     cached.resetStats();
     await cached.embed(["one", "three"]);
-    assert.deepEqual({ ...cached.stats }, { memoryHits: 1, diskHits: 1, misses: 0, hits: 2 });
+    assert.deepEqual({ ...cached.stats }, { memoryHits: 1, diskHits: 1, inFlightHits: 0, misses: 0, hits: 2 });
     assert.equal(inner.calls.length, 1);
     cached.close();
   });
@@ -147,6 +169,71 @@ describe("CachedEmbedder", () => {
     assert.equal(existsSync(file), false, "the file is created on first use, not on construction");
     await cached.embed(["x"]);
     assert.ok(existsSync(file));
+    cached.close();
+  });
+
+  it("shares a text already on its way to the model: concurrent callers embed each text once", async () => {
+    const inner = new RecordingEmbedder();
+    const cached = withEmbeddingCache(inner, { cacheDir: freshDir() });
+    inner.hold();
+    const first = cached.embed(["turn one", "turn two", "turn three"]);
+    await settle();
+    // A second system ingesting the same session while the first batch is still running.
+    const second = cached.embed(["turn three", "turn two", "turn one", "query"]);
+    await settle();
+    inner.release();
+    const [a, b] = await Promise.all([first, second]);
+    assert.deepEqual(inner.calls, [["turn one", "turn two", "turn three"], ["query"]]);
+    assert.deepEqual([...b[0]!], [...a[2]!]);
+    assert.deepEqual([...b[2]!], [...a[0]!]);
+    assert.deepEqual({ ...cached.stats }, { memoryHits: 0, diskHits: 0, inFlightHits: 3, misses: 4, hits: 3 });
+    b[0]!.fill(7);
+    const [again] = await cached.embed(["turn three"]);
+    assert.deepEqual([...again!], [...a[2]!], "waiters get copies too");
+    cached.close();
+  });
+
+  it("shares in-flight texts between cached embedders on the same file, not across models or files", async () => {
+    const dir = freshDir();
+    const innerA = new RecordingEmbedder(16, "model-a");
+    const innerB = new RecordingEmbedder(16, "model-a");
+    const innerC = new RecordingEmbedder(16, "model-c");
+    const innerD = new RecordingEmbedder(16, "model-a");
+    const a = withEmbeddingCache(innerA, { cacheDir: dir });
+    const b = withEmbeddingCache(innerB, { cacheDir: dir });
+    const c = withEmbeddingCache(innerC, { cacheDir: dir });
+    const d = withEmbeddingCache(innerD, { cacheDir: freshDir() });
+    innerA.hold();
+    const pending = a.embed(["the user moved to Porto"]);
+    await settle();
+    await Promise.all([
+      b.embed(["the user moved to Porto"]),
+      c.embed(["the user moved to Porto"]),
+      d.embed(["the user moved to Porto"]),
+      settle().then(() => innerA.release()),
+    ]);
+    await pending;
+    assert.deepEqual(innerB.calls, [], "same file, same model: waits for a's vector");
+    assert.deepEqual(innerC.calls, [["the user moved to Porto"]], "another model never shares");
+    assert.deepEqual(innerD.calls, [["the user moved to Porto"]], "another file is another cache");
+    for (const x of [a, b, c, d]) x.close();
+  });
+
+  it("fails every waiter of a failed batch, and a later call embeds the text again", async () => {
+    const inner = new RecordingEmbedder();
+    const cached = withEmbeddingCache(inner, { cacheDir: freshDir() });
+    inner.hold();
+    inner.failNext = new Error("model crashed");
+    const first = cached.embed(["fragile"]);
+    await settle();
+    const second = cached.embed(["fragile", "sturdy"]);
+    await settle();
+    inner.release();
+    await assert.rejects(first, /model crashed/);
+    await assert.rejects(second, /model crashed/);
+    const [v] = await cached.embed(["fragile"]);
+    assert.equal(v!.length, 32);
+    assert.deepEqual(inner.calls, [["fragile"], ["sturdy"], ["fragile"]]);
     cached.close();
   });
 });

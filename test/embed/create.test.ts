@@ -4,11 +4,19 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { ConfigError } from "../../src/core/errors.ts";
+import { BatchingEmbedder } from "../../src/embed/batch.ts";
 import { CachedEmbedder } from "../../src/embed/cache.ts";
-import { createEmbedder, describeEmbedder, parseEmbedderSpec } from "../../src/embed/create.ts";
+import {
+  createEmbedder,
+  DEFAULT_EMBED_WORKERS,
+  describeEmbedder,
+  parseEmbedderSpec,
+  parseEmbedWorkers,
+} from "../../src/embed/create.ts";
 import { HashingEmbedder } from "../../src/embed/hashing.ts";
 import { OpenAIEmbedder } from "../../src/embed/openai-embedder.ts";
 import { UseLiteEmbedder } from "../../src/embed/use-lite.ts";
+import { WorkerPoolEmbedder } from "../../src/embed/worker-pool.ts";
 import { startOpenAIStub } from "../support/openai-stub.ts";
 
 const root = mkdtempSync(join(tmpdir(), "membench-embed-create-"));
@@ -52,10 +60,29 @@ describe("createEmbedder", () => {
   it("builds use-lite behind the cache by default, without loading the model yet", async () => {
     const e = await createEmbedder(undefined, { cacheDir: join(root, "a") });
     assert.ok(e instanceof CachedEmbedder);
-    assert.ok(e.inner instanceof UseLiteEmbedder);
+    assert.ok(e.inner instanceof BatchingEmbedder);
+    assert.equal(e.inner.concurrency, Math.max(1, DEFAULT_EMBED_WORKERS));
     assert.equal(e.id, "use-lite");
     assert.equal(e.dim, 512);
     assert.equal(existsSync(join(root, "a")), false);
+  });
+
+  it("runs use-lite on the main thread with workers: 0, else on that many threads started on demand", async () => {
+    const main = await createEmbedder("use-lite", { cache: false, workers: 0 });
+    assert.ok(main instanceof BatchingEmbedder && main.inner instanceof UseLiteEmbedder);
+    const threads = await createEmbedder("use-lite", { cache: false, workers: 3 });
+    assert.ok(threads instanceof BatchingEmbedder && threads.inner instanceof WorkerPoolEmbedder);
+    assert.equal(threads.concurrency, 3);
+    assert.equal(threads.inner.size, 3);
+    assert.equal(threads.inner.started, 0);
+    await assert.rejects(createEmbedder("use-lite", { workers: -1 }), ConfigError);
+    assert.equal(parseEmbedWorkers(" 2 "), 2);
+    for (const bad of ["", "two", "1.5", "-1", "65"]) {
+      assert.throws(
+        () => parseEmbedWorkers(bad, "MEMBENCH_EMBED_WORKERS"),
+        /embed-workers \(from MEMBENCH_EMBED_WORKERS\)/,
+      );
+    }
   });
 
   it("leaves hashing uncached unless asked", async () => {

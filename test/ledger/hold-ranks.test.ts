@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { Ledger } from "../../src/ledger/ledger.ts";
-import { clearMatches, DEFAULT_RETRIEVAL, holdRanks } from "../../src/ledger/search.ts";
+import { DEFAULT_RETRIEVAL } from "../../src/ledger/retrieval-params.ts";
+import { clearMatches, holdRanks } from "../../src/ledger/search.ts";
 
 describe("holding the session BM25+ list's first sessions near their rank", () => {
   it("places each held session at most `slack` positions below its own rank", () => {

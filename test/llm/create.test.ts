@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, beforeEach, describe, it } from "node:test";
 import { ConfigError, ModelError } from "../../src/core/errors.ts";
@@ -46,7 +46,8 @@ describe("settings", () => {
     assert.equal(s.concurrency, 3);
     assert.equal(s.rps, 2);
     assert.deepEqual(s.spec, { kind: "openai" });
-    assert.equal(s.cacheDir, ".membench/cache");
+    // The per-user cache folder (this env names no XDG_CACHE_HOME).
+    assert.equal(s.cacheDir, join(homedir(), ".cache", "membench"));
     assert.equal(s.maxRetries, 5);
     assert.equal(s.timeoutMs, 120_000);
   });

@@ -11,7 +11,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { after, before, describe, it } from "node:test";
-import type { ProbeRecord } from "../../src/run/record.ts";
+import type { ProbeRecord } from "../../src/core/record.ts";
 import { readRecords, runBenchmark } from "../../src/run/runner.ts";
 import { RunStore } from "../../src/run/store.ts";
 import type { Summary } from "../../src/run/summary.ts";
@@ -456,7 +456,7 @@ describe("pool flags", () => {
       ],
       [["run", "realmem", "--data", fixture("realmem"), "--queue-attempts", "2"], /--queue-attempts needs --queue/],
       [["worker"], /--queue redis:\/\/host:port is required/],
-      [["worker", "--queue", "redis://127.0.0.1:1", "--concurrency", "0"], /expected a whole number ≥ 1, got "0"/],
+      [["worker", "--queue", "redis://127.0.0.1:1", "--parallel-units", "0"], /expected a whole number ≥ 1, got "0"/],
       // Fails fast instead of retrying forever; the password never reaches the message.
       [
         ["worker", "--queue", "redis://:secret@127.0.0.1:1"],

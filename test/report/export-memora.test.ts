@@ -26,7 +26,7 @@ import { exportOfficial } from "../../src/report/official/export.ts";
 import type { EvalReportFile, EvalResultsFile } from "../../src/report/official/memora.ts";
 import { loadRun, type RunData } from "../../src/report/run-data.ts";
 import { startRun } from "../../src/run/runner.ts";
-import { scoreRun } from "../../src/score/score-run.ts";
+import { scoreRun } from "../../src/run/score-run.ts";
 import { fixture, sharedDataset, skipUnless } from "../support/shared-data.ts";
 import { tempDir } from "./sample-runs.ts";
 

@@ -11,7 +11,7 @@ import { after, before, describe, it } from "node:test";
 import { runMeta } from "../../src/report/build.ts";
 import { loadRun } from "../../src/report/run-data.ts";
 import { startRun } from "../../src/run/runner.ts";
-import { SCORING_FILE, type ScoringInfo, scoreRun } from "../../src/score/score-run.ts";
+import { SCORING_FILE, type ScoringInfo, scoreRun } from "../../src/run/score-run.ts";
 import { fixture } from "../support/shared-data.ts";
 import { tempDir } from "./sample-runs.ts";
 

@@ -18,8 +18,8 @@ import type { ProbeDetail, ProbeRow } from "../../src/report/view/probes.ts";
 import { probeKey } from "../../src/report/view/runs.ts";
 import { startViewer, type Viewer } from "../../src/report/view/server.ts";
 import { companionValues, retrievalK, verdictMetricOf } from "../../src/report/view/verdict.ts";
+import { scoreRun } from "../../src/run/score-run.ts";
 import type { Summary } from "../../src/run/summary.ts";
-import { scoreRun } from "../../src/score/score-run.ts";
 import { makeViewerRuns, XSS_ANSWER, XSS_QUESTION, XSS_TURN } from "./view-run.ts";
 
 const TMP = mkdtempSync(join(tmpdir(), "membench-view-api-"));

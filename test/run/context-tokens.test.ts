@@ -6,8 +6,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { loadDataset } from "../../src/benchmarks/index.ts";
+import { numberedContext, renderSession } from "../../src/benchmarks/shared/protocol.ts";
 import type { Session } from "../../src/core/model.ts";
-import { numberedContext, renderSession } from "../../src/run/protocol.ts";
 import type { Retrieved } from "../../src/systems/types.ts";
 import { countTokens } from "../../src/tokens/count.ts";
 import { fixture, sharedDataset, skipUnless } from "../support/shared-data.ts";

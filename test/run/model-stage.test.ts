@@ -10,10 +10,10 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { after, beforeEach, describe, it } from "node:test";
-import type { ProbeRecord } from "../../src/run/record.ts";
+import type { ProbeRecord } from "../../src/core/record.ts";
 import { readRecords, resumeRun, startRun } from "../../src/run/runner.ts";
+import { computeSummary } from "../../src/run/score-run.ts";
 import { RunStore } from "../../src/run/store.ts";
-import { computeSummary } from "../../src/score/score-run.ts";
 import { type StubChatBody, suiteStub } from "../support/openai-stub.ts";
 import { fixture } from "../support/shared-data.ts";
 
@@ -115,7 +115,7 @@ describe("answer and judge calls from one queue", () => {
         fixture("realmem"),
         "--system",
         "bm25,bm25-session,none",
-        "--concurrency",
+        "--parallel-units",
         "1",
         "--out",
         out,

@@ -5,8 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { Episode, Probe } from "../../src/core/model.ts";
-import { makeProtocol } from "../../src/run/protocol.ts";
+import { makeProtocol } from "../../src/benchmarks/shared/protocol.ts";
+import { type Episode, Gold, type Probe } from "../../src/core/model.ts";
 import { replayUnit } from "../../src/run/replay.ts";
 import type { MemorySystem } from "../../src/systems/types.ts";
 
@@ -17,15 +17,7 @@ function episode(): Episode {
     question: `question ${i}?`,
     position: { at: "end" },
     labels: {},
-    gold: {
-      answers: [],
-      wrongAnswers: [],
-      criteria: [],
-      evidenceSessionIds: [],
-      evidenceTurnIds: [],
-      evidenceMemories: [],
-      staleSessionIds: [],
-    },
+    gold: Gold.parse({}),
   }));
   return {
     id: "e",

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, it } from "node:test";
-import type { ProbeRecord } from "../../src/run/record.ts";
+import type { ProbeRecord } from "../../src/core/record.ts";
 import { readRecords } from "../../src/run/runner.ts";
 import { RunStore } from "../../src/run/store.ts";
 import type { Summary } from "../../src/run/summary.ts";
@@ -37,7 +37,7 @@ describe("resume after SIGKILL", () => {
       "bm25,bm25-session,none",
       "--setting",
       "default,oracle",
-      "--concurrency",
+      "--parallel-units",
       "1",
       "--out",
       out,
@@ -92,7 +92,7 @@ describe("resume after SIGKILL", () => {
       "bm25,bm25-session,none",
       "--llm",
       `scripted:${script}`,
-      "--concurrency",
+      "--parallel-units",
       "1",
       "--out",
       out,

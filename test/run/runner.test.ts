@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { loadDataset } from "../../src/benchmarks/index.ts";
-import type { ProbeRecord } from "../../src/run/record.ts";
+import type { ProbeRecord } from "../../src/core/record.ts";
 import { readRecords, startRun } from "../../src/run/runner.ts";
 import type { Summary } from "../../src/run/summary.ts";
 import { fixture } from "../support/shared-data.ts";

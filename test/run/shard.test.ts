@@ -12,8 +12,8 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { before, describe, it } from "node:test";
 import { ConfigError } from "../../src/core/errors.ts";
+import type { ProbeRecord } from "../../src/core/record.ts";
 import { mergeRuns } from "../../src/run/merge.ts";
-import type { ProbeRecord } from "../../src/run/record.ts";
 import { readRecords, resumeRun, startRun } from "../../src/run/runner.ts";
 import { assignShards, parseShard, type ShardSpec } from "../../src/run/shard.ts";
 import { RunStore } from "../../src/run/store.ts";
@@ -170,6 +170,24 @@ describe("a run split in shards and merged", () => {
     );
     const later = await mergeRuns([a.dir, b.dir, odd], { out: join(out, "later"), preferLater: true });
     assert.ok(later.conflicts.some((c) => c.unit === record.unitId));
+  });
+
+  it("keeps a unit the worker pool dead-lettered in a shard, with its job, attempts and error", async () => {
+    const a = await start("dead-1", { index: 1, count: 2 });
+    const b = await start("dead-2", { index: 2, count: 2 });
+    const store = new RunStore(join(b.dir, "run.sqlite"));
+    const unit = store.units().find((u) => u.state === "done")!;
+    store.deadLetter(unit.id, { job: "job-7", attempts: 3, error: "system crashed" });
+    store.close();
+    const merged = await mergeRuns([a.dir, b.dir], { out: join(out, "dead-merged") });
+    assert.ok(merged.unfinished.includes(unit.id));
+    const reopened = RunStore.readOnly(join(merged.dir, "run.sqlite"));
+    const kept = reopened.units().find((u) => u.id === unit.id)!;
+    reopened.close();
+    assert.equal(kept.state, "failed");
+    assert.equal(kept.error, "system crashed");
+    assert.deepEqual([kept.deadLetter?.job, kept.deadLetter?.attempts], ["job-7", 3]);
+    assert.equal(merged.summary.failures?.deadLettered, 1);
   });
 
   it("refuses shards of different runs, naming what differs", async () => {

@@ -10,10 +10,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import Database from "better-sqlite3";
-import type { ProbeRecord } from "../../src/run/record.ts";
+import type { ProbeRecord } from "../../src/core/record.ts";
 import { readRecords, startRun } from "../../src/run/runner.ts";
+import { computeSummary } from "../../src/run/score-run.ts";
 import { RunStore } from "../../src/run/store.ts";
-import { computeSummary } from "../../src/score/score-run.ts";
 import { fixture, sharedDataset, skipUnless } from "../support/shared-data.ts";
 
 const SESSION = ["[session s1, 2024-01-02]", "user: I adopted a cat named Miso last week.", "assistant: Lovely!"].join(
@@ -71,6 +71,10 @@ describe("run store texts, stored once each", () => {
         record("p2", ["Miso likes tuna.", SESSION], numbered(["Miso likes tuna.", SESSION])),
         record("p3", ODD, ODD.join("\n\n")),
         record("p4", [], ""),
+        // Items with blank lines of their own under numbered headers, and a context whose items do not match in order.
+        record("p6", ODD, numbered(ODD)),
+        record("p7", [SESSION, "Miso likes tuna."], numbered([`(2024-01-02) ${SESSION}`, "Miso likes tuna."])),
+        record("p8", ["Miso likes tuna."], `${numbered(["Miso likes tuna."])}\n\n\ntrailing note`),
         { ...record("p5", [SESSION], SESSION), status: "skipped" as const, skipReason: "no readback" },
       ];
       store.finish("bm25|e1", records, [1, 2]);

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { ProbeRecord, UnitInfo } from "../../src/run/record.ts";
+import type { ProbeRecord, UnitInfo } from "../../src/core/record.ts";
 import { summarise } from "../../src/run/summary.ts";
 
 const unit: UnitInfo = { id: "bm25|e1", system: "bm25", episodeId: "e1", state: "done", attempts: 1, ingestMs: [1] };

@@ -10,9 +10,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { loadDataset } from "../../src/benchmarks/index.ts";
-import { writeUnified } from "../../src/data/unified.ts";
+import { writeUnified } from "../../src/benchmarks/unified/format.ts";
 import { resumeRun, startRun } from "../../src/run/runner.ts";
-import type { ScoredRow } from "../../src/score/score-run.ts";
+import type { ScoredRow } from "../../src/run/score-run.ts";
 import { suiteStub } from "../support/openai-stub.ts";
 import { fixture } from "../support/shared-data.ts";
 

@@ -20,11 +20,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { ConfigError } from "../../src/core/errors.ts";
-import type { ProbeRecord } from "../../src/run/record.ts";
+import type { ProbeRecord } from "../../src/core/record.ts";
 import { readRecords, startRun } from "../../src/run/runner.ts";
+import { summarizeRun } from "../../src/run/score-run.ts";
 import { RunStore } from "../../src/run/store.ts";
 import { executeUnit, prepareRun, storeUnitResult } from "../../src/run/unit.ts";
-import { summarizeRun } from "../../src/score/score-run.ts";
 import { fixture } from "../support/shared-data.ts";
 
 /** A record as stored (JSON), without its timings, which differ from one execution to the next. */

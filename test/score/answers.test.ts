@@ -5,8 +5,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { DataError } from "../../src/core/errors.ts";
-import { scoreAnswersFile } from "../../src/score/answers.ts";
-import type { ScoredRow } from "../../src/score/score-run.ts";
+import { scoreAnswersFile } from "../../src/run/answers.ts";
+import type { ScoredRow } from "../../src/run/score-run.ts";
 import { fixture } from "../support/shared-data.ts";
 
 const data = fixture("longmemeval");

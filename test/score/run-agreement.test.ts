@@ -9,11 +9,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { judgeLabels, runJudgeAgreement, sampleMajority, verdictLabels } from "../../src/run/run-labels.ts";
 import { startRun } from "../../src/run/runner.ts";
-import { judgeAgreement, pairwiseAgreement, runJudgeAgreement } from "../../src/score/agreement.ts";
+import { scoreRun } from "../../src/run/score-run.ts";
+import { judgeAgreement, pairwiseAgreement } from "../../src/score/agreement.ts";
 import type { VerdictRecord } from "../../src/score/judge.ts";
-import { judgeLabels, sampleMajority, verdictLabels } from "../../src/score/run-labels.ts";
-import { scoreRun } from "../../src/score/score-run.ts";
 import { fixture } from "../support/shared-data.ts";
 
 // The fixture's seven questions of categories 1–4 (J judges only those) and the three

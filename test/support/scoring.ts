@@ -5,7 +5,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Episode, Probe } from "../../src/core/model.ts";
-import type { ProbeRecord } from "../../src/run/record.ts";
+import type { ProbeRecord } from "../../src/core/record.ts";
 
 /**
  * A done record of `system` for `probe` of `episode` in the default setting,

@@ -7,7 +7,7 @@ import { after, before, describe, it } from "node:test";
 import { loadMemconflict } from "../../src/benchmarks/memconflict/load.ts";
 import { createChatModel } from "../../src/llm/create.ts";
 import { readRecords, startRun } from "../../src/run/runner.ts";
-import type { ScoredRow } from "../../src/score/score-run.ts";
+import type { ScoredRow } from "../../src/run/score-run.ts";
 import { memconflictGenerator } from "../../src/synth/memconflict/index.ts";
 import { runGenerator } from "../../src/synth/synthesize.ts";
 import { type OpenAIStub, type StubChatBody, startOpenAIStub } from "../support/openai-stub.ts";

@@ -1,36 +1,23 @@
 import "../support/clean-env.ts";
 import assert from "node:assert/strict";
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { loadDataset } from "../../src/benchmarks/index.ts";
-import { createChatModel } from "../../src/llm/create.ts";
-import { readManifest, SYNTH_MANIFEST } from "../../src/synth/manifest.ts";
+import { readManifest } from "../../src/synth/manifest.ts";
 import { memoraGenerator } from "../../src/synth/memora/generator.ts";
 import { runGenerator, type SynthOptions, validateWith, validationErrors } from "../../src/synth/synthesize.ts";
 import { type OpenAIStub, type StubChatBody, startOpenAIStub } from "../support/openai-stub.ts";
+import { datasetFiles, readJson, stubChatModel, synthTmp, writeJson } from "../support/synth.ts";
 
-const tmp = (prefix: string) => mkdtempSync(join(tmpdir(), `mb-synth-memora-${prefix}-`));
+const tmp = (prefix: string) => synthTmp("memora", prefix);
 const quiet: Partial<SynthOptions> = { progress: false, createdAt: "2026-01-01T00:00:00.000Z", realiser: "templates" };
 
 /** Every dataset file under `dir` (not the manifest), by relative path. */
-function datasetFiles(dir: string, base = ""): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const e of readdirSync(join(dir, base), { withFileTypes: true })) {
-    const rel = base ? `${base}/${e.name}` : e.name;
-    if (e.isDirectory()) Object.assign(out, datasetFiles(dir, rel));
-    else if (rel !== SYNTH_MANIFEST) out[rel] = readFileSync(join(dir, rel), "utf8");
-  }
-  return out;
-}
-
 const folder = (out: string) => join(out, "weekly", "academic_researcher");
 const sessionFile = (out: string, n: number) =>
   join(folder(out), "conversations", `session_${String(n).padStart(4, "0")}.json`);
 const questionsFile = (out: string) => join(folder(out), "evaluation_questions_academic_researcher.json");
-const readJson = (path: string) => JSON.parse(readFileSync(path, "utf8"));
-const writeJson = (path: string, value: unknown) => writeFileSync(path, `${JSON.stringify(value, null, 2)}\n`);
 
 describe("memora generator (templates)", () => {
   let out: string;
@@ -227,13 +214,7 @@ describe("memora generator (model realiser, OpenAI stub)", () => {
 
   it("realises every session through the model with our prompt, and the result loads and validates", async () => {
     const out = tmp("llm");
-    const model = createChatModel({
-      spec: "openai:stub-model",
-      baseUrl: stub.url,
-      apiKey: "test",
-      cacheDir: tmp("cache"),
-      maxRetries: 0,
-    });
+    const model = stubChatModel(stub.url, tmp("cache"));
     const result = await runGenerator(memoraGenerator, {
       progress: false,
       out,

@@ -8,7 +8,7 @@ import { loadMemoryAgentBench } from "../../src/benchmarks/memoryagentbench/load
 import { readParquetTable } from "../../src/benchmarks/memoryagentbench/parquet.ts";
 import { createChatModel } from "../../src/llm/create.ts";
 import { startRun } from "../../src/run/runner.ts";
-import type { ScoredRow } from "../../src/score/score-run.ts";
+import type { ScoredRow } from "../../src/run/score-run.ts";
 import { type MabKnobs, memoryagentbenchGenerator } from "../../src/synth/memoryagentbench/index.ts";
 import { type MabRow, mabParquetBytes } from "../../src/synth/memoryagentbench/parquet.ts";
 import type { EvidenceFile } from "../../src/synth/memoryagentbench/validate.ts";

@@ -1,12 +1,9 @@
 import "../support/clean-env.ts";
 import assert from "node:assert/strict";
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { loadDataset } from "../../src/benchmarks/index.ts";
-import { createChatModel } from "../../src/llm/create.ts";
-import { readManifest, SYNTH_MANIFEST } from "../../src/synth/manifest.ts";
+import { readManifest } from "../../src/synth/manifest.ts";
 import { buildProject, interleaveProjects, TOPIC_COOLDOWN } from "../../src/synth/realmem/blueprint.ts";
 import { TOPICS } from "../../src/synth/realmem/catalogue.ts";
 import { realMemGenerator } from "../../src/synth/realmem/generator.ts";
@@ -14,30 +11,13 @@ import { factKey, person } from "../../src/synth/realmem/sessions.ts";
 import { Rng } from "../../src/synth/rng.ts";
 import { runGenerator, type SynthOptions, validateWith, validationErrors } from "../../src/synth/synthesize.ts";
 import { type OpenAIStub, type StubChatBody, startOpenAIStub } from "../support/openai-stub.ts";
+import { count, datasetFiles, readJson, stubChatModel, synthTmp, writeJson } from "../support/synth.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: the corruption tests edit release JSON in place
 type Loose = any;
 
-const tmp = (prefix: string) => mkdtempSync(join(tmpdir(), `mb-synth-rm-${prefix}-`));
+const tmp = (prefix: string) => synthTmp("rm", prefix);
 const quiet: Partial<SynthOptions> = { progress: false, createdAt: "2026-01-01T00:00:00.000Z", realiser: "templates" };
-const readJson = (path: string) => JSON.parse(readFileSync(path, "utf8"));
-const writeJson = (path: string, value: unknown) => writeFileSync(path, `${JSON.stringify(value, null, 2)}\n`);
-
-function datasetFiles(dir: string, base = ""): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const e of readdirSync(join(dir, base), { withFileTypes: true })) {
-    const rel = base ? `${base}/${e.name}` : e.name;
-    if (e.isDirectory()) Object.assign(out, datasetFiles(dir, rel));
-    else if (rel !== SYNTH_MANIFEST) out[rel] = readFileSync(join(dir, rel), "utf8");
-  }
-  return out;
-}
-
-const count = (values: string[]) => {
-  const out: Record<string, number> = {};
-  for (const v of values) out[v] = (out[v] ?? 0) + 1;
-  return out;
-};
 
 describe("realmem skeleton", () => {
   it("interleaves projects: one active project per topic, a cool-down after a topic's project ends", () => {
@@ -266,13 +246,7 @@ describe("realmem generator (model realiser, OpenAI stub)", () => {
 
   it("writes every session through the model with our prompt; the result loads and validates", async () => {
     const out = tmp("llm");
-    const model = createChatModel({
-      spec: "openai:stub-model",
-      baseUrl: stub.url,
-      apiKey: "test",
-      cacheDir: tmp("cache"),
-      maxRetries: 0,
-    });
+    const model = stubChatModel(stub.url, tmp("cache"));
     const result = await runGenerator(realMemGenerator, {
       progress: false,
       out,

@@ -1,13 +1,10 @@
 import "../support/clean-env.ts";
 import assert from "node:assert/strict";
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { loadDataset } from "../../src/benchmarks/index.ts";
 import { DataError } from "../../src/core/errors.ts";
-import { createChatModel } from "../../src/llm/create.ts";
-import { readManifest, SYNTH_MANIFEST } from "../../src/synth/manifest.ts";
+import { readManifest } from "../../src/synth/manifest.ts";
 import { Rng } from "../../src/synth/rng.ts";
 import { interleave } from "../../src/synth/subtlememory/assemble.ts";
 import { subtleMemoryGenerator } from "../../src/synth/subtlememory/generator.ts";
@@ -15,27 +12,10 @@ import { apportion, planCounts } from "../../src/synth/subtlememory/plan.ts";
 import { readSeedFile, SEEDS } from "../../src/synth/subtlememory/seeds.ts";
 import { runGenerator, type SynthOptions, validateWith, validationErrors } from "../../src/synth/synthesize.ts";
 import { type OpenAIStub, type StubChatBody, startOpenAIStub } from "../support/openai-stub.ts";
+import { count, datasetFiles, readJson, stubChatModel, synthTmp, writeJson } from "../support/synth.ts";
 
-const tmp = (prefix: string) => mkdtempSync(join(tmpdir(), `mb-synth-sm-${prefix}-`));
+const tmp = (prefix: string) => synthTmp("sm", prefix);
 const quiet: Partial<SynthOptions> = { progress: false, createdAt: "2026-01-01T00:00:00.000Z", realiser: "templates" };
-const readJson = (path: string) => JSON.parse(readFileSync(path, "utf8"));
-const writeJson = (path: string, value: unknown) => writeFileSync(path, `${JSON.stringify(value, null, 2)}\n`);
-
-function datasetFiles(dir: string, base = ""): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const e of readdirSync(join(dir, base), { withFileTypes: true })) {
-    const rel = base ? `${base}/${e.name}` : e.name;
-    if (e.isDirectory()) Object.assign(out, datasetFiles(dir, rel));
-    else if (rel !== SYNTH_MANIFEST) out[rel] = readFileSync(join(dir, rel), "utf8");
-  }
-  return out;
-}
-
-const count = (values: string[]) => {
-  const out: Record<string, number> = {};
-  for (const v of values) out[v] = (out[v] ?? 0) + 1;
-  return out;
-};
 
 describe("subtlememory planning", () => {
   it("apportions sets in the paper's proportions (361 / 352 / 377 of 1,090)", () => {
@@ -268,13 +248,7 @@ describe("subtlememory generator (model realiser, OpenAI stub)", () => {
 
   it("writes variants, sessions and queries through the model with our prompts; the result loads and validates", async () => {
     const out = tmp("llm");
-    const model = createChatModel({
-      spec: "openai:stub-model",
-      baseUrl: stub.url,
-      apiKey: "test",
-      cacheDir: tmp("cache"),
-      maxRetries: 0,
-    });
+    const model = stubChatModel(stub.url, tmp("cache"));
     const result = await runGenerator(subtleMemoryGenerator, {
       progress: false,
       out,

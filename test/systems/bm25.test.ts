@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { Bm25System } from "../../src/systems/bm25.ts";
-import { lexicalTokens } from "../../src/systems/tokenize.ts";
+import { lexicalTokens } from "../../src/text/tokenize.ts";
 import { batch, ingestAll, SMALL_HISTORY } from "./history-fixture.ts";
 
 /** BM25+ as documented in bm25.ts, written out independently of minisearch. */

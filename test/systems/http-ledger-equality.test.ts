@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import type { ProbeRecord } from "../../src/run/record.ts";
+import type { ProbeRecord } from "../../src/core/record.ts";
 import { readRecords, startRun } from "../../src/run/runner.ts";
 import type { Summary } from "../../src/run/summary.ts";
 import { startServe } from "../support/http-system.ts";

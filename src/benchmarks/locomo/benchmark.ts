@@ -1,6 +1,8 @@
 import type { BenchmarkDefinition } from "../types.ts";
 import { loadLocomo } from "./load.ts";
+import { locomoProtocol } from "./protocol.ts";
 import { locomoRelease } from "./release.ts";
+import { locomoScorer } from "./score.ts";
 
 export const locomoBenchmark: BenchmarkDefinition = {
   id: "locomo",
@@ -10,4 +12,6 @@ export const locomoBenchmark: BenchmarkDefinition = {
   labels: ["category"],
   load: loadLocomo,
   release: locomoRelease,
+  protocol: locomoProtocol,
+  scorer: locomoScorer,
 };

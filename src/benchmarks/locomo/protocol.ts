@@ -2,7 +2,7 @@
  * LoCoMo protocol (Maharana et al., ACL 2024, arXiv 2402.17753): one conversation, all questions at the
  * end. Evidence is dialog ids, so retrieval is measured at turn level.
  */
-import { makeProtocol, type ProtocolOptions } from "../../run/protocol.ts";
+import { makeProtocol, type ProtocolOptions } from "../shared/protocol.ts";
 
 export const locomoProtocol = (options?: ProtocolOptions) =>
   makeProtocol(

@@ -1,7 +1,9 @@
 import type { BenchmarkDefinition } from "../types.ts";
 import { VARIANTS } from "./labels.ts";
 import { loadLongMemEval } from "./load.ts";
+import { longmemevalProtocol } from "./protocol.ts";
 import { longmemevalRelease } from "./release.ts";
+import { longmemevalScorer } from "./score.ts";
 
 export const longmemevalBenchmark: BenchmarkDefinition = {
   id: "longmemeval",
@@ -10,4 +12,6 @@ export const longmemevalBenchmark: BenchmarkDefinition = {
   labels: ["question_type", "abstention"],
   load: (path, options) => loadLongMemEval(path, options),
   release: longmemevalRelease,
+  protocol: longmemevalProtocol,
+  scorer: longmemevalScorer,
 };

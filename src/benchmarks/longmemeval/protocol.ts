@@ -3,7 +3,7 @@
  * ingested session by session; the question fires at the end at its date.
  * Evidence: answer sessions, and `has_answer` turns where marked.
  */
-import { makeProtocol, type ProtocolOptions } from "../../run/protocol.ts";
+import { makeProtocol, type ProtocolOptions } from "../shared/protocol.ts";
 
 export const longmemevalProtocol = (options?: ProtocolOptions) =>
   makeProtocol(

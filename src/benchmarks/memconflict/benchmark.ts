@@ -5,6 +5,8 @@
 import type { BenchmarkDefinition, Release } from "../types.ts";
 import { BENCHMARK_ID, FINAL_FILE, LABEL_KEYS, VARIANTS } from "./format.ts";
 import { loadMemconflict } from "./load.ts";
+import { memconflictProtocol } from "./protocol.ts";
+import { memconflictScorer } from "./score.ts";
 
 const REPO = "TaoZhen1110/MemConflict";
 /** The repository HEAD our reading of the release was checked against (2026-05-19). */
@@ -31,4 +33,6 @@ export const memconflictBenchmark: BenchmarkDefinition = {
   labels: [...LABEL_KEYS],
   load: loadMemconflict,
   release: memconflictRelease,
+  protocol: memconflictProtocol,
+  scorer: memconflictScorer,
 };

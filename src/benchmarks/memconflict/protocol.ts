@@ -6,7 +6,7 @@
  * about, falling back to the supporting sessions.
  */
 import type { Probe, Session } from "../../core/model.ts";
-import { makeProtocol, oracleMemories, oracleSessions, type ProtocolOptions } from "../../run/protocol.ts";
+import { makeProtocol, oracleMemories, oracleSessions, type ProtocolOptions } from "../shared/protocol.ts";
 
 export const memconflictProtocol = (options?: ProtocolOptions) =>
   makeProtocol(

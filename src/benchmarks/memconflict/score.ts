@@ -20,8 +20,8 @@
  */
 import { z } from "zod";
 import type { Probe } from "../../core/model.ts";
+import type { ProbeRecord, RetrievedRecord } from "../../core/record.ts";
 import { parseJsonReply } from "../../llm/structured.ts";
-import type { ProbeRecord, RetrievedRecord } from "../../run/record.ts";
 import { type JudgeCall, judgeAll, majority, type VerdictRecord } from "../../score/judge.ts";
 import { firstSupportRank, rankUnits, sehFromRank, srsFromRank } from "../../score/retrieval.ts";
 import {

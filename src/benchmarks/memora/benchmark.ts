@@ -5,7 +5,9 @@
 import type { BenchmarkDefinition } from "../types.ts";
 import { DURATIONS } from "./labels.ts";
 import { loadMemora, MEMORA_ID } from "./load.ts";
+import { memoraProtocol } from "./protocol.ts";
 import { memoraRelease } from "./release.ts";
+import { memoraScorer } from "./score.ts";
 
 export const memoraBenchmark: BenchmarkDefinition = {
   id: MEMORA_ID,
@@ -15,4 +17,6 @@ export const memoraBenchmark: BenchmarkDefinition = {
   labels: ["task", "duration"],
   load: loadMemora,
   release: memoraRelease,
+  protocol: memoraProtocol,
+  scorer: memoraScorer,
 };

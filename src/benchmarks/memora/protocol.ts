@@ -14,7 +14,7 @@
  * `session_date` the questions do not have).
  */
 import type { Episode } from "../../core/model.ts";
-import { makeProtocol, type ProtocolOptions } from "../../run/protocol.ts";
+import { makeProtocol, type ProtocolOptions } from "../shared/protocol.ts";
 
 /** The episode as the released harness shows it under these benchmark options. */
 export function memoraReplayed(episode: Episode, options: Record<string, string> = {}): Episode {

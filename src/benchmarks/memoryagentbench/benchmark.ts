@@ -3,8 +3,10 @@
  */
 import type { BenchmarkDefinition } from "../types.ts";
 import { loadMemoryAgentBench, MAB_VARIANTS } from "./load.ts";
+import { memoryagentbenchProtocol } from "./protocol.ts";
 import { memoryagentbenchRelease } from "./release.ts";
 import { BENCHMARK_ID } from "./row.ts";
+import { memoryagentbenchScorer } from "./score.ts";
 
 export const memoryagentbenchBenchmark: BenchmarkDefinition = {
   id: BENCHMARK_ID,
@@ -13,4 +15,6 @@ export const memoryagentbenchBenchmark: BenchmarkDefinition = {
   labels: ["competency", "sub_dataset"],
   load: loadMemoryAgentBench,
   release: memoryagentbenchRelease,
+  protocol: memoryagentbenchProtocol,
+  scorer: memoryagentbenchScorer,
 };

@@ -12,7 +12,7 @@
  * carries no information and would defeat caching.
  */
 import type { Episode } from "../../core/model.ts";
-import { makeProtocol, type ProtocolOptions } from "../../run/protocol.ts";
+import { makeProtocol, type ProtocolOptions } from "../shared/protocol.ts";
 import { chunkText } from "./chunk.ts";
 import { MAB_DEFAULTS, type MabFamily, mabSource } from "./sources.ts";
 

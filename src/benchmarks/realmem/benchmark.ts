@@ -1,6 +1,8 @@
 import type { BenchmarkDefinition } from "../types.ts";
 import { loadRealMem } from "./load.ts";
+import { realmemProtocol } from "./protocol.ts";
 import { realmemRelease } from "./release.ts";
+import { realmemScorer } from "./score.ts";
 
 export const realmemBenchmark: BenchmarkDefinition = {
   id: "realmem",
@@ -9,4 +11,6 @@ export const realmemBenchmark: BenchmarkDefinition = {
   labels: ["category", "session_type", "topic", "persona"],
   load: (path, options) => loadRealMem(path, options),
   release: realmemRelease,
+  protocol: realmemProtocol,
+  scorer: realmemScorer,
 };

@@ -16,7 +16,7 @@ import {
   oracleSessions,
   type ProtocolOptions,
   sessionContext,
-} from "../../run/protocol.ts";
+} from "../shared/protocol.ts";
 
 export const realmemProtocol = (options: ProtocolOptions = {}) => {
   const session = options.context === "session";

@@ -1,6 +1,8 @@
 import type { BenchmarkDefinition } from "../types.ts";
 import { loadSubtleMemory } from "./load.ts";
+import { subtlememoryProtocol } from "./protocol.ts";
 import { subtlememoryRelease } from "./release.ts";
+import { subtlememoryScorer } from "./score.ts";
 
 export const subtlememoryBenchmark: BenchmarkDefinition = {
   id: "subtlememory",
@@ -10,4 +12,6 @@ export const subtlememoryBenchmark: BenchmarkDefinition = {
   labels: ["relation_type", "relation_subtype", "source", "topic"],
   load: loadSubtleMemory,
   release: subtlememoryRelease,
+  protocol: subtlememoryProtocol,
+  scorer: subtlememoryScorer,
 };

@@ -8,7 +8,7 @@
  * score.ts) and the waterfall like our metric names. Judge: Gemini 3.1 Pro
  * Preview Thinking, strong answer prompt.
  */
-import type { Setting } from "../../run/record.ts";
+import type { Setting } from "../../core/record.ts";
 import { type Citation, citationText, cite } from "../shared/citation.ts";
 
 export const SUBTLEMEMORY_PAPER = { work: "SubtleMemory (Wang et al., 2026)", arxiv: "2606.05761" } as const;

@@ -4,7 +4,7 @@
  * retrieved items are given to the answerer as a flat numbered memory list.
  * The harness's adapters mostly retrieve top_k = 20.
  */
-import { makeProtocol, type ProtocolOptions } from "../../run/protocol.ts";
+import { makeProtocol, type ProtocolOptions } from "../shared/protocol.ts";
 
 export const subtlememoryProtocol = (options?: ProtocolOptions) =>
   makeProtocol(

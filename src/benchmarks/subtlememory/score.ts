@@ -25,7 +25,7 @@
  */
 import { z } from "zod";
 import type { Probe } from "../../core/model.ts";
-import type { Setting } from "../../run/record.ts";
+import type { Setting } from "../../core/record.ts";
 import { judgeAll, majority, verdictScores } from "../../score/judge.ts";
 import type { PromptSet } from "../../score/prompts.ts";
 import type {

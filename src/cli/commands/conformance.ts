@@ -1,14 +1,15 @@
 import type { Command } from "commander";
 import { ConfigError } from "../../core/errors.ts";
 import type { SystemConformance } from "../../systems/conformance-systems.ts";
-import { collect, SYSTEM_HELP, SYSTEM_OPTION_HELP } from "../options.ts";
+import { asText, collect, EMBED_WORKERS_HELP, SYSTEM_HELP, SYSTEM_OPTION_HELP } from "../options.ts";
 
 interface ConformanceFlags {
   system?: string[];
   systemOption?: string[];
   json?: boolean;
-  timeout: string;
+  timeout: string | number;
   embedder?: string;
+  embedWorkers?: string;
   llm?: string;
   keepRemote?: boolean;
   namespacePrefix: string;
@@ -23,8 +24,9 @@ export function registerConformanceCommand(program: Command): void {
     .option("--system <spec>", SYSTEM_HELP, collect)
     .option("--system-option <label.key=value>", SYSTEM_OPTION_HELP, collect)
     .option("--json", "print the reports as JSON")
-    .option("--timeout <ms>", "time allowed for one check", "120000")
+    .option("--timeout <ms>", "time allowed for one check", asText, 120000)
     .option("--embedder <spec>", "embedder of systems that embed: use-lite | hashing[:DIM] | openai:MODEL | onnx:DIR")
+    .option("--embed-workers <n>", EMBED_WORKERS_HELP)
     .option("--llm <spec>", "model of systems that call one: openai, openai:MODEL or scripted:FILE")
     .option("--keep-remote", "remote systems keep their users/containers at close")
     .option("--namespace-prefix <prefix>", "prefix of every namespace the checks open", "membench-conformance")
@@ -35,7 +37,10 @@ Each check gets a fresh system from the spec, feeds a small synthetic history
 (four sessions with invented marker words) at the system's granularity, and
 says pass, FAIL or skip (a capability the system does not claim) and why.
 Exit code 1 when a check fails. docs/systems.md describes every check.
-Example: membench conformance --system ./my-system.js --system bm25`,
+
+Examples:
+  membench conformance --system ./my-system.js --system bm25
+  membench conformance --system 'ledger#{"extractor":"offline"}' --timeout 30000`,
     )
     .action(async (flags: ConformanceFlags) => {
       if (!flags.system?.length) throw new ConfigError("name a system to check", "system", "--system");
@@ -45,7 +50,10 @@ Example: membench conformance --system ./my-system.js --system bm25`,
       }
       // Loaded when the command runs, so `--help` stays light (see main.ts).
       const { modelConfigured } = await import("../../llm/create.ts");
-      const { configuredChatModel, runSystemContext } = await import("../../run/system-context.ts");
+      const { configuredChatModel, configuredEmbedWorkers, runSystemContext } = await import(
+        "../../run/system-context.ts"
+      );
+      const embedWorkers = flags.embedWorkers === undefined ? undefined : configuredEmbedWorkers(flags.embedWorkers);
       const { formatConformance, systemConformance } = await import("../../systems/conformance-systems.ts");
       const { resolveSystems } = await import("../../systems/resolve.ts");
       const resolved = await resolveSystems(flags.system, { systemOptions: flags.systemOption });
@@ -53,6 +61,7 @@ Example: membench conformance --system ./my-system.js --system bm25`,
       const model = status.configured ? configuredChatModel(flags.llm) : undefined;
       const context = runSystemContext({
         embedder: flags.embedder,
+        ...(embedWorkers !== undefined ? { embedWorkers } : {}),
         llm: flags.llm,
         ...(model ? { model } : {}),
         modelStatus: { configured: status.configured, detail: status.reason },

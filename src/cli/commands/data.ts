@@ -1,13 +1,26 @@
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import { BENCHMARK_IDS } from "../../benchmarks/ids.ts";
+import { ConfigError } from "../../core/errors.ts";
 import { log } from "../../util/log.ts";
 
 // Each action imports what it needs when it runs, so `--help` loads no loader (see main.ts).
 const benchList = () => BENCHMARK_IDS.join(", ");
+/** `unified` is membench's own format: there is no release to download. */
+const releasedList = () => BENCHMARK_IDS.filter((id) => id !== "unified").join(", ");
 
 export function registerDataCommands(program: Command): void {
-  const data = program.command("data").description("inspect, convert and download benchmark data");
+  const data = program
+    .command("data")
+    .description("inspect, convert and download benchmark data")
+    .addHelpText(
+      "after",
+      `
+Examples:
+  membench data pull locomo
+  membench data inspect locomo datasets/locomo
+  membench data convert locomo datasets/locomo --out locomo.jsonl`,
+    );
 
   data
     .command("inspect")
@@ -16,6 +29,13 @@ export function registerDataCommands(program: Command): void {
     .argument("<path>", "a file or a folder; a folder loads every episode it holds, recursively")
     .option("--json", "print the statistics as JSON")
     .option("--strict", "treat suspicious records (e.g. unknown labels) as errors instead of warnings")
+    .addHelpText(
+      "after",
+      `
+Examples:
+  membench data inspect locomo datasets/locomo
+  membench data inspect longmemeval datasets/longmemeval/longmemeval_s.json --json`,
+    )
     .action(async (bench: string, path: string, opts: { json?: boolean; strict?: boolean }) => {
       const { loadDataset } = await import("../../benchmarks/index.ts");
       const { formatInspect, inspectDataset, sessionNotes } = await import("../../data/inspect.ts");
@@ -32,9 +52,16 @@ export function registerDataCommands(program: Command): void {
     .argument("<bench>", `benchmark id (${benchList()})`)
     .argument("<path>", "a file or a folder of the official release")
     .requiredOption("--out <file>", "output .jsonl file")
+    .addHelpText(
+      "after",
+      `
+Example:
+  membench data convert realmem datasets/realmem --out realmem.jsonl
+  membench run unified --data realmem.jsonl     # runs and scores as RealMem`,
+    )
     .action(async (bench: string, path: string, opts: { out: string }) => {
       const { loadDataset } = await import("../../benchmarks/index.ts");
-      const { writeUnified } = await import("../../data/unified.ts");
+      const { writeUnified } = await import("../../benchmarks/unified/format.ts");
       const dataset = await loadDataset(bench, path, { strict: true });
       const n = await writeUnified(dataset, opts.out);
       log.info(`wrote ${n} ${dataset.benchmark} episodes to ${opts.out}`);
@@ -43,13 +70,30 @@ export function registerDataCommands(program: Command): void {
   data
     .command("pull")
     .description("download a benchmark's official release, record its revision and hashes, and check it loads")
-    .argument("<bench>", `benchmark id (${benchList()})`)
+    .argument("<bench>", `benchmark id (${releasedList()})`)
     .option("--dest <dir>", "destination folder (default: datasets/<bench>)")
+    .addHelpText(
+      "after",
+      `
+Examples:
+  membench data pull locomo
+  membench data pull longmemeval --dest /data/longmemeval
+
+The release is downloaded at the revision membench pins; membench-release.json
+in the destination records its URLs, sizes and SHA-256 hashes.`,
+    )
     .action(async (bench: string, opts: { dest?: string }) => {
       const { getBenchmark } = await import("../../benchmarks/index.ts");
       const { inspectDataset } = await import("../../data/inspect.ts");
       const { pullRelease } = await import("../../data/pull.ts");
       const def = getBenchmark(bench);
+      if (def.id === "unified") {
+        throw new ConfigError(
+          "unified is membench's own format (`data convert` writes it): there is no release to pull",
+          "bench",
+          "<bench>",
+        );
+      }
       const dest = resolve(opts.dest || `datasets/${def.id}`);
       const result = await pullRelease(def, dest, {
         onFile: (url, i, total) => log.info(`[${i + 1}/${total}] ${url}`),

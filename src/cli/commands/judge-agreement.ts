@@ -2,8 +2,9 @@ import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Command } from "commander";
 import { ConfigError } from "../../core/errors.ts";
+import type { RunAgreement } from "../../run/run-labels.ts";
 import { markdownTable } from "../../run/table.ts";
-import type { AgreementRow, RunAgreement } from "../../score/agreement.ts";
+import type { AgreementRow } from "../../score/agreement.ts";
 import { log } from "../../util/log.ts";
 
 const fmt = (x: number) => (Number.isNaN(x) ? "–" : x.toFixed(3));
@@ -53,8 +54,16 @@ The run needs verdicts from two or more judges (membench score DIR --judges a,b)
 A labels CSV may carry a column named "group" (κ per group); empty cells are
 left out of that pair. Labels compare case-insensitively.`,
     )
+    .addHelpText(
+      "after",
+      `
+Examples:
+  membench judge-agreement runs/locomo-20260101-120000 --csv labels.csv
+  membench judge-agreement labels.csv            # after adding a human column`,
+    )
     .action(async (target: string, flags: { csv?: string }) => {
-      const { judgeAgreement, runJudgeAgreement } = await import("../../score/agreement.ts");
+      const { judgeAgreement } = await import("../../score/agreement.ts");
+      const { runJudgeAgreement } = await import("../../run/run-labels.ts");
       if (isRunDir(target)) {
         const result = runJudgeAgreement(target, { csv: flags.csv });
         process.stdout.write(`${agreementTable(result.rows, "system/setting")}\n`);

@@ -28,6 +28,12 @@ is summed over every directory. The merged directory is a run like any other:
 report, score and view it; units no shard finished are left for
 \`membench run --resume <dir>\`. The data must be where the shards read it.`,
     )
+    .addHelpText(
+      "after",
+      `
+Examples:
+  membench merge runs/locomo-*-shard-1of2 runs/locomo-*-shard-2of2 --out runs/locomo-merged`,
+    )
     .action(async (dirs: string[], flags: MergeFlags) => {
       // Loaded when the command runs, so `--help` stays light (see main.ts).
       const { mergeRuns } = await import("../../run/merge.ts");

@@ -10,12 +10,13 @@ import type { CompareOptions, Comparison } from "../../report/compare.ts";
 import { EXPORT_FORMATS, isExportFormat, isReportFormat, REPORT_FORMATS } from "../../report/formats.ts";
 import { SETTINGS, type Setting } from "../../run/record.ts";
 import { log } from "../../util/log.ts";
+import { asText } from "../options.ts";
 
 interface ReportFlags {
   format: string;
   out?: string;
-  iterations?: string;
-  seed?: string;
+  iterations?: string | number;
+  seed?: string | number;
 }
 
 interface CompareFlags {
@@ -26,11 +27,11 @@ interface CompareFlags {
   label?: string;
   format: string;
   out?: string;
-  iterations?: string;
-  seed?: string;
+  iterations?: string | number;
+  seed?: string | number;
 }
 
-function whole(value: string | undefined, flag: string, min: number): number | undefined {
+function whole(value: string | number | undefined, flag: string, min: number): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
   if (!Number.isInteger(n) || n < min) {
@@ -71,8 +72,16 @@ export function registerReportCommands(program: Command): void {
       "md",
     )
     .option("--out <file>", "write here instead of stdout (a folder for the realmem and memora formats)")
-    .option("--iterations <n>", "bootstrap resamples of every CI", "1000")
-    .option("--seed <n>", "bootstrap seed", "1")
+    .option("--iterations <n>", "bootstrap resamples of every CI", asText, 1000)
+    .option("--seed <n>", "bootstrap seed", asText, 1)
+    .addHelpText(
+      "after",
+      `
+Examples:
+  membench report runs/locomo-20260101-120000
+  membench report runs/locomo-* runs/realmem-* --format html --out report.html
+  membench report runs/realmem-20260101-120000 --format realmem --out official/`,
+    )
     .action(async (dirs: string[], flags: ReportFlags) => {
       if (isExportFormat(flags.format)) {
         if (dirs.length !== 1) {
@@ -111,8 +120,16 @@ export function registerReportCommands(program: Command): void {
     .option("--label <key>", "the label whose values make the rows (default: the benchmark's category)")
     .option("--format <format>", "md | json", "md")
     .option("--out <file>", "write here instead of stdout")
-    .option("--iterations <n>", "paired-bootstrap resamples", "1000")
-    .option("--seed <n>", "bootstrap seed", "1")
+    .option("--iterations <n>", "paired-bootstrap resamples", asText, 1000)
+    .option("--seed <n>", "bootstrap seed", asText, 1)
+    .addHelpText(
+      "after",
+      `
+Examples:
+  membench compare runs/a runs/b                              # the systems both runs share
+  membench compare runs/a runs/a --system-a bm25 --system-b ledger
+  membench compare runs/a runs/b --metric recall_all@10 --format json`,
+    )
     .action(async (runA: string, runB: string, more: string[], flags: CompareFlags) => {
       const { compareRuns, comparisonMarkdown } = await import("../../report/compare.ts");
       if (flags.format !== "md" && flags.format !== "json") {
@@ -139,6 +156,13 @@ export function registerReportCommands(program: Command): void {
     .argument("<runDir>", "a run directory")
     .requiredOption("--format <format>", EXPORT_FORMATS.join(" | "))
     .requiredOption("--out <path>", "a folder (realmem, memora) or a file (subtlememory leaderboard.json)")
+    .addHelpText(
+      "after",
+      `
+Examples:
+  membench export runs/realmem-20260101-120000 --format realmem --out official/realmem
+  membench export runs/subtlememory-20260101-120000 --format subtlememory --out leaderboard.json`,
+    )
     .action(async (dir: string, flags: { format: string; out: string }) => {
       await exportCommand(dir, flags.format, flags.out);
     });

@@ -1,4 +1,4 @@
-import type { Command } from "commander";
+import { type Command, Option } from "commander";
 import { BENCHMARK_IDS } from "../../benchmarks/ids.ts";
 import { realmemRetrievalTable } from "../../benchmarks/realmem/paper.ts";
 import { ConfigError } from "../../core/errors.ts";
@@ -7,8 +7,10 @@ import type { Summary } from "../../run/summary.ts";
 import { markdownTable, retrievalTable } from "../../run/table.ts";
 import { log } from "../../util/log.ts";
 import { checkRedisUrl } from "../../util/redis.ts";
-import { collect, SYSTEM_HELP, SYSTEM_OPTION_HELP } from "../options.ts";
-import { LENIENT_HELP, printScores, scoreOptions } from "./score.ts";
+import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK } from "../errors.ts";
+import { asText, collect, EMBED_WORKERS_HELP, SYSTEM_HELP, SYSTEM_OPTION_HELP } from "../options.ts";
+import { retrievalColumns } from "../retrieval-columns.ts";
+import { LENIENT_HELP, printScores, scoreOptions, warnUnusedJudges } from "./score.ts";
 
 interface RunFlags {
   data?: string;
@@ -22,6 +24,8 @@ interface RunFlags {
   out?: string;
   resume?: string;
   retryFailed?: string;
+  parallelUnits?: string | number;
+  /** Deprecated alias of --parallel-units. */
   concurrency?: string;
   shard?: string;
   maxCost?: string;
@@ -33,6 +37,7 @@ interface RunFlags {
   context?: string;
   tokenBudget?: string;
   embedder?: string;
+  embedWorkers?: string;
   llm?: string;
   ledgerExtractor?: string;
   ledgerRetrieval?: string;
@@ -49,6 +54,8 @@ interface RunFlags {
   queueAttempts?: string;
   queueBackoffMs?: string;
   local?: boolean;
+  config?: string;
+  json?: boolean;
 }
 
 const list = (v?: string) =>
@@ -59,7 +66,7 @@ const list = (v?: string) =>
         .filter(Boolean)
     : [];
 
-function num(v: string | undefined, flag: string): number | undefined {
+function num(v: string | number | undefined, flag: string): number | undefined {
   if (v === undefined) return undefined;
   const n = Number(v);
   if (!Number.isFinite(n) || n < 0)
@@ -94,23 +101,11 @@ function contextKind(v: string | undefined): "memory" | "session" | undefined {
   throw new ConfigError(`expected memory or session, got "${v}"`, "context", "--context");
 }
 
-const METRICS = [
-  "recall_all@10",
-  "recall_all@20",
-  "ndcg_realmem@10",
-  "ndcg_realmem@20",
-  "recall_any@10",
-  "recall_any@20",
-  "ndcg@10",
-  "ndcg@20",
-];
-
 /** Prints the retrieval table, and the paper's reported rows where we have them. */
 export function printRetrieval(summary: Summary): void {
   const out: string[] = [];
   const keys = Object.keys(summary.results.find((r) => r.setting === "default")?.metrics ?? {});
-  const metrics = METRICS.filter((m) => keys.includes(m));
-  const shown = metrics.length ? metrics : keys.filter((k) => /@/.test(k)).slice(0, 6);
+  const shown = retrievalColumns(summary.benchmark, keys);
   out.push(`Retrieval, default setting (${summary.benchmark}; provenance metrics, no LLM):`, "");
   out.push(retrievalTable(summary, shown));
   if (summary.benchmark === "realmem") {
@@ -136,9 +131,13 @@ export function registerRunCommand(program: Command): void {
   program
     .command("run")
     .description("replay a benchmark into memory systems; ingest, retrieve, answer when a model is configured")
-    .argument("[bench]", `benchmark id (${BENCHMARK_IDS.join(", ")}); omit with --resume`)
+    .argument("[bench]", `benchmark id (${BENCHMARK_IDS.join(", ")}); omit with --resume or --config`)
     .option("--data <path>", "the benchmark's data: a file or a folder")
-    .option("--system <spec>", `${SYSTEM_HELP}; default bm25`, collect)
+    .option(
+      "-c, --config <file>",
+      "an experiment file (YAML): benchmarks × data × systems × settings × models × judges, one run per benchmark, data path and model (docs/experiments.md); flags given with it override its values",
+    )
+    .option("--system <spec>", `${SYSTEM_HELP} (default: bm25 when none is given)`, collect)
     .option("--system-option <label.key=value>", SYSTEM_OPTION_HELP, collect)
     .option(
       "--system-concurrency <n>",
@@ -158,10 +157,12 @@ export function registerRunCommand(program: Command): void {
       "after an outage: ask a run's failed answer and judge calls again, keeping all that succeeded (same as --resume)",
     )
     .option(
-      "--concurrency <n>",
-      "units (system × episode) replayed at once; answer and judge calls run apart from the replay, at MEMBENCH_CONCURRENCY (with --queue: each worker's --concurrency instead)",
-      "2",
+      "--parallel-units <n>",
+      "units (system × episode) replayed at once; the model calls they make are capped apart, by MEMBENCH_CONCURRENCY (with --queue: each worker's --parallel-units instead)",
+      asText,
+      2,
     )
+    .addOption(new Option("--concurrency <n>", "deprecated: --parallel-units").hideHelp())
     .option(
       "--shard <i/n>",
       "execute only shard i of n (1-based) of the run's units, split by unit id hash and balanced by size; `membench merge` joins the shards' run directories",
@@ -178,6 +179,7 @@ export function registerRunCommand(program: Command): void {
     .option("--context <kind>", "RealMem: memory (top-20 items, default) or session (top-5 whole sessions)")
     .option("--token-budget <n>", "token budget given to the systems (full-context: newest turns kept)")
     .option("--embedder <spec>", "use-lite | hashing[:DIM] | openai:MODEL | onnx:DIR")
+    .option("--embed-workers <n>", EMBED_WORKERS_HELP)
     .option("--llm <spec>", "answer model: openai, openai:MODEL or scripted:FILE")
     .option(
       "--ledger-extractor <mode>",
@@ -191,7 +193,10 @@ export function registerRunCommand(program: Command): void {
       "--ledger-query-rewrite",
       "alias of --system-option ledger.queryRewrite=true: the model rewrites each query (one call per probe; needs a model)",
     )
-    .option("--judges <names>", "judges for the scoring that follows (model names or scripted `model` names)")
+    .option(
+      "--judges <names>",
+      "judges for the scoring that follows (model names or scripted `model` names); LoCoMo calls them only with --score-option j=on (else a warning)",
+    )
     .option("--judge-llm <spec>", "judge model spec (default: the answer model's)")
     .option("--judge-runs <n>", "samples per judge, majority-voted")
     .option("--prompts <dir>", "your own prompt templates: <dir>/<bench>/<template>.md")
@@ -206,9 +211,21 @@ export function registerRunCommand(program: Command): void {
     .option("--queue-backoff-ms <ms>", "with --queue: first retry delay, doubled at each retry (default 5000)")
     .option("--local", "with --resume of a --queue run: run what is left here instead of on the queue")
     .option("--no-progress", "no progress bar")
+    .option(
+      "--json",
+      "print the outcome as JSON on stdout (`{exitCode, runs: [{benchmark, data, dir, exitCode, failedUnits, summary}]}`) instead of tables",
+    )
     .addHelpText(
       "after",
       `
+Examples:
+  membench run locomo --data datasets/locomo --system bm25,hybrid
+  membench run realmem --data datasets/realmem --system ledger --llm openai:gpt-4o-mini --setting default,oracle
+  membench run locomo --data datasets/locomo --llm openai --judges gpt-4o --score-option j=on
+  membench run -c experiment.yaml --limit 2        # an experiment file, smoke-sized
+  membench run --resume runs/locomo-20260101-120000
+  membench run realmem --data datasets/realmem --json > outcome.json
+
 Systems and their options: \`membench systems\` lists every registered system
 with its options, types and defaults. Examples:
   --system bm25-session,hybrid --system 'ledger#{"extractor":"offline"}'
@@ -220,100 +237,211 @@ Without a model endpoint the run ingests and retrieves and reports the provenanc
 retrieval metrics; answer and judge stages are listed as skipped. Results go to
 <out>/<run id>/: config.json (snapshot), run.sqlite (every probe record), summary.json.
 Environment variables (MEMBENCH_*, OPENAI_*) and the scripted model's JSONL format
-(--llm scripted:FILE): see \`membench --help\`.`,
+(--llm scripted:FILE): see \`membench --help\`.
+
+Exit codes: 0 done; 1 units, answer or judge calls failed (the tables are printed
+first; --resume finishes); 2 a usage or configuration error; 130 interrupted
+(Ctrl-C: \`membench run --resume <dir>\` finishes the run).`,
     )
-    .action(async (bench: string | undefined, flags: RunFlags) => {
-      // Loaded when the command runs, so `--help` stays light (see main.ts).
-      const { resumeRun, startRun } = await import("../../run/runner.ts");
-      const { parseShard } = await import("../../run/shard.ts");
-      const { ledgerAliasOptions } = await import("../../run/ledger-config.ts");
-      let outcome: Awaited<ReturnType<typeof startRun>>;
-      if (flags.resume && flags.retryFailed && flags.resume !== flags.retryFailed) {
-        throw new ConfigError("--resume and --retry-failed name different runs; give one", "retry-failed");
-      }
-      const again = flags.resume ?? flags.retryFailed;
-      const queue = queueOptions(flags);
-      if (flags.local && queue) throw new ConfigError("--local and --queue contradict each other; give one", "local");
-      if (again) {
-        if (flags.shard)
-          throw new ConfigError("--shard is kept in the run's config: resume without it", "shard", "--shard");
-        outcome = await resumeRun(again, {
-          progress: flags.progress,
-          ...(flags.local ? { queue: false as const } : queue ? { queue } : {}),
-        });
-      } else {
-        if (!bench) throw new ConfigError("name a benchmark (or --resume DIR)", "bench");
-        if (!flags.data) throw new ConfigError("--data <path> is required", "data", "--data");
-        const priceIn = num(flags.priceIn, "price-in");
-        const priceOut = num(flags.priceOut, "price-out");
-        outcome = await startRun({
-          benchmark: bench,
-          data: flags.data,
-          systems: flags.system?.length ? flags.system : ["bm25"],
-          systemOptions: [
-            ...ledgerAliasOptions({
-              ledgerExtractor: flags.ledgerExtractor,
-              ledgerRetrieval: flags.ledgerRetrieval,
-              ledgerQueryRewrite: flags.ledgerQueryRewrite,
-            }),
-            ...(flags.systemOption ?? []),
-          ],
-          systemConcurrency: num(flags.systemConcurrency, "system-concurrency"),
-          ...(flags.keepRemote ? { keepRemote: true } : {}),
-          settings: list(flags.setting) as Setting[],
-          limit: num(flags.limit, "limit"),
-          episodes: list(flags.episodes),
-          out: flags.out,
-          concurrency: num(flags.concurrency, "concurrency"),
-          ...(flags.shard ? { shard: parseShard(flags.shard) } : {}),
-          maxCost: num(flags.maxCost, "max-cost"),
-          price:
-            priceIn !== undefined || priceOut !== undefined
-              ? { inputPerMTok: priceIn ?? 0, outputPerMTok: priceOut ?? 0 }
-              : undefined,
-          protocol: {
-            chunkSize: num(flags.chunkSize, "chunk-size"),
-            depth: num(flags.depth, "depth"),
-            contextTokens: num(flags.contextTokens, "context-tokens"),
-            context: contextKind(flags.context),
-          },
-          tokenBudget: num(flags.tokenBudget, "token-budget"),
-          embedder: flags.embedder,
-          llm: flags.llm,
-          progress: flags.progress,
-          scoring: scoreOptions(flags),
-          ...(flags.lenient ? { lenient: true } : {}),
-          ...(queue ? { queue } : {}),
-        });
-      }
-      if (outcome.stoppedWaiting) {
-        log.warn(`stopped waiting for the workers; membench run --resume ${outcome.dir} collects the rest`);
-        process.exitCode = 130;
-        return;
-      }
-      printRetrieval(outcome.summary);
-      if (outcome.summary.results.some((r) => "ci" in r)) printScores(outcome.summary);
-      log.info(`run stored in ${outcome.dir}`);
-      if (outcome.failedUnits) {
-        log.error(`${outcome.failedUnits} units failed; fix the cause and --resume ${outcome.dir}`);
-        process.exitCode = 1;
-      }
-      const left = outcome.summary.failures;
-      if (left && (left.answers || left.judgeCalls)) {
-        const parts = [
-          left.answers ? `${left.answers} answer call${left.answers === 1 ? "" : "s"}` : "",
-          left.judgeCalls ? `${left.judgeCalls} judge call${left.judgeCalls === 1 ? "" : "s"}` : "",
-        ].filter(Boolean);
-        log.error(
-          `${parts.join(" and ")} failed (scored as failures); once the endpoint answers, --retry-failed ${outcome.dir} asks them again`,
+    .action(async (bench: string | undefined, flags: RunFlags, cmd: Command) => {
+      const given = (key: string) => cmd.getOptionValueSource(key) === "cli";
+      if (flags.concurrency !== undefined) {
+        log.warn(
+          "--concurrency is deprecated: it is --parallel-units (units at once); MEMBENCH_CONCURRENCY is the model calls at once",
         );
-        process.exitCode = 1;
+        if (!given("parallelUnits")) flags.parallelUnits = flags.concurrency;
       }
-      if (left?.answersPending) {
-        log.error(
-          `${left.answersPending} answers not asked yet (the run stopped first); --resume ${outcome.dir} asks them`,
+      const runs: RunRequest[] = [];
+      if (flags.config) {
+        for (const [flag, set] of [
+          ["<bench>", bench],
+          ["--data", flags.data],
+          ["--resume", flags.resume ?? flags.retryFailed],
+        ] as const) {
+          if (set)
+            throw new ConfigError(`${flag} goes in the experiment file, not with --config`, "config", "--config");
+        }
+        const { experimentRuns, readExperiment } = await import("../experiment.ts");
+        const planned = experimentRuns(flags.config, readExperiment(flags.config));
+        // Flags typed with --config win over the file (e.g. --limit 2 for a smoke test).
+        const typed = Object.fromEntries(
+          Object.entries(flags).filter(([k]) => given(k) || (k === "parallelUnits" && flags.concurrency !== undefined)),
         );
-        process.exitCode = 1;
+        for (const r of planned) runs.push({ bench: r.bench, flags: { ...flags, ...r.flags, ...typed } as RunFlags });
+        log.info(`${flags.config}: ${planned.length} run${planned.length === 1 ? "" : "s"}`);
+      } else runs.push({ bench, flags });
+      const outcomes: RunReport[] = [];
+      for (const [i, r] of runs.entries()) {
+        const outcome = await runOnce(r, runs.length - i - 1);
+        outcomes.push(outcome);
+        // A queue run that stopped waiting at Ctrl-C: the user asked to stop, so the experiment stops.
+        if (outcome.exitCode === EXIT_INTERRUPTED) break;
       }
+      const exitCode = Math.max(EXIT_OK, ...outcomes.map((o) => o.exitCode));
+      if (flags.json) process.stdout.write(`${JSON.stringify({ exitCode, runs: outcomes }, null, 2)}\n`);
+      if (exitCode) process.exitCode = exitCode;
     });
+}
+
+interface RunRequest {
+  bench: string | undefined;
+  flags: RunFlags;
+}
+
+/** What `run --json` prints for each run. */
+interface RunReport {
+  benchmark: string;
+  data: string;
+  dir: string;
+  exitCode: number;
+  failedUnits: number;
+  stoppedWaiting?: boolean;
+  summary: Summary;
+}
+
+/**
+ * Ctrl-C during a local run: say how to finish it, exit 130. A run's files are
+ * consistent at any moment (a killed run resumes), so nothing needs closing.
+ * A `--queue` run is left to the coordinator, which stops waiting on its own.
+ */
+function onInterrupt(dir: () => string | undefined, left: number): () => void {
+  const stop = (signal: NodeJS.Signals) => {
+    const at = dir();
+    const rest = left ? ` (${left} more run${left === 1 ? "" : "s"} of the experiment did not start)` : "";
+    process.stderr.write(
+      at
+        ? `\ninterrupted; finish with \`membench run --resume ${at}\`${rest}\n`
+        : `\ninterrupted before the run directory was written: nothing to resume${rest}\n`,
+    );
+    // 130 for Ctrl-C; 143 for SIGTERM (128 + the signal), as shells report them.
+    process.exit(signal === "SIGTERM" ? 143 : EXIT_INTERRUPTED);
+  };
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+  return () => {
+    process.off("SIGINT", stop);
+    process.off("SIGTERM", stop);
+  };
+}
+
+/** One run: started, or resumed; prints its tables (not with --json) and returns its report. */
+async function runOnce({ bench, flags }: RunRequest, left: number): Promise<RunReport> {
+  // Loaded when the command runs, so `--help` stays light (see main.ts).
+  const { resumeRun, startRun } = await import("../../run/runner.ts");
+  const { parseShard } = await import("../../run/shard.ts");
+  const { ledgerAliasOptions } = await import("../../run/ledger-config.ts");
+  const { readSnapshot } = await import("../../run/snapshot.ts");
+  const { configuredEmbedWorkers } = await import("../../run/system-context.ts");
+  let outcome: Awaited<ReturnType<typeof startRun>>;
+  if (flags.resume && flags.retryFailed && flags.resume !== flags.retryFailed) {
+    throw new ConfigError("--resume and --retry-failed name different runs; give one", "retry-failed");
+  }
+  const again = flags.resume ?? flags.retryFailed;
+  const queue = queueOptions(flags);
+  if (flags.local && queue) throw new ConfigError("--local and --queue contradict each other; give one", "local");
+  let dir: string | undefined = again;
+  const onQueue = Boolean(queue) || Boolean(again && !flags.local && readSnapshot(again).options.queue);
+  const release = onQueue ? () => {} : onInterrupt(() => dir, left);
+  try {
+    if (again) {
+      if (flags.shard)
+        throw new ConfigError("--shard is kept in the run's config: resume without it", "shard", "--shard");
+      outcome = await resumeRun(again, {
+        progress: flags.progress,
+        ...(flags.local ? { queue: false as const } : queue ? { queue } : {}),
+      });
+    } else {
+      if (!bench) throw new ConfigError("name a benchmark (or --resume DIR, or --config FILE)", "bench");
+      if (!flags.data) throw new ConfigError("--data <path> is required", "data", "--data");
+      const priceIn = num(flags.priceIn, "price-in");
+      const priceOut = num(flags.priceOut, "price-out");
+      const scoring = scoreOptions(flags);
+      await warnUnusedJudges(bench, scoring);
+      if (!flags.system?.length) log.info("no --system given: running bm25");
+      outcome = await startRun({
+        benchmark: bench,
+        data: flags.data,
+        systems: flags.system?.length ? flags.system : ["bm25"],
+        systemOptions: [
+          ...ledgerAliasOptions({
+            ledgerExtractor: flags.ledgerExtractor,
+            ledgerRetrieval: flags.ledgerRetrieval,
+            ledgerQueryRewrite: flags.ledgerQueryRewrite,
+          }),
+          ...(flags.systemOption ?? []),
+        ],
+        systemConcurrency: num(flags.systemConcurrency, "system-concurrency"),
+        ...(flags.keepRemote ? { keepRemote: true } : {}),
+        settings: list(flags.setting) as Setting[],
+        limit: num(flags.limit, "limit"),
+        episodes: list(flags.episodes),
+        out: flags.out,
+        concurrency: num(flags.parallelUnits, "parallel-units"),
+        ...(flags.shard ? { shard: parseShard(flags.shard) } : {}),
+        maxCost: num(flags.maxCost, "max-cost"),
+        price:
+          priceIn !== undefined || priceOut !== undefined
+            ? { inputPerMTok: priceIn ?? 0, outputPerMTok: priceOut ?? 0 }
+            : undefined,
+        protocol: {
+          chunkSize: num(flags.chunkSize, "chunk-size"),
+          depth: num(flags.depth, "depth"),
+          contextTokens: num(flags.contextTokens, "context-tokens"),
+          context: contextKind(flags.context),
+        },
+        tokenBudget: num(flags.tokenBudget, "token-budget"),
+        embedder: flags.embedder,
+        ...(flags.embedWorkers !== undefined ? { embedWorkers: configuredEmbedWorkers(flags.embedWorkers) } : {}),
+        llm: flags.llm,
+        progress: flags.progress,
+        scoring,
+        ...(flags.lenient ? { lenient: true } : {}),
+        ...(queue ? { queue } : {}),
+        onStart: (at) => {
+          dir = at;
+        },
+      });
+    }
+  } finally {
+    release();
+  }
+  const report: RunReport = {
+    benchmark: outcome.summary.benchmark,
+    data: outcome.summary.data,
+    dir: outcome.dir,
+    exitCode: EXIT_OK,
+    failedUnits: outcome.failedUnits,
+    summary: outcome.summary,
+  };
+  if (outcome.stoppedWaiting) {
+    log.warn(`stopped waiting for the workers; membench run --resume ${outcome.dir} collects the rest`);
+    return { ...report, stoppedWaiting: true, exitCode: EXIT_INTERRUPTED };
+  }
+  if (!flags.json) {
+    printRetrieval(outcome.summary);
+    if (outcome.summary.results.some((r) => "ci" in r)) printScores(outcome.summary);
+  }
+  log.info(`run stored in ${outcome.dir}`);
+  if (outcome.failedUnits) {
+    log.error(`${outcome.failedUnits} units failed; fix the cause and --resume ${outcome.dir}`);
+    report.exitCode = EXIT_FAILURE;
+  }
+  const failures = outcome.summary.failures;
+  if (failures && (failures.answers || failures.judgeCalls)) {
+    const parts = [
+      failures.answers ? `${failures.answers} answer call${failures.answers === 1 ? "" : "s"}` : "",
+      failures.judgeCalls ? `${failures.judgeCalls} judge call${failures.judgeCalls === 1 ? "" : "s"}` : "",
+    ].filter(Boolean);
+    log.error(
+      `${parts.join(" and ")} failed (scored as failures); once the endpoint answers, --retry-failed ${outcome.dir} asks them again`,
+    );
+    report.exitCode = EXIT_FAILURE;
+  }
+  if (failures?.answersPending) {
+    log.error(
+      `${failures.answersPending} answers not asked yet (the run stopped first); --resume ${outcome.dir} asks them`,
+    );
+    report.exitCode = EXIT_FAILURE;
+  }
+  return report;
 }

@@ -2,12 +2,13 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Command } from "commander";
 import { ConfigError } from "../../core/errors.ts";
+import type { ScoredRow, ScoreRunOptions } from "../../run/score-run.ts";
 import type { Summary } from "../../run/summary.ts";
 import { markdownTable } from "../../run/table.ts";
 import { describeJudgeFailures, failureCauseOf } from "../../score/judge-failures.ts";
-import type { ScoredRow, ScoreRunOptions } from "../../score/score-run.ts";
 import { WORST_OUTCOME } from "../../score/types.ts";
 import { log } from "../../util/log.ts";
+import { asText } from "../options.ts";
 
 export interface ScoreFlags {
   data?: string;
@@ -16,7 +17,7 @@ export interface ScoreFlags {
   name?: string;
   judges?: string;
   judgeLlm?: string;
-  judgeRuns?: string;
+  judgeRuns?: string | number;
   prompts?: string;
   scoreOption?: string[];
   out?: string;
@@ -49,6 +50,21 @@ export function scoreOptions(flags: ScoreFlags): ScoreRunOptions {
     options,
     ...(flags.lenient ? { lenient: true } : {}),
   };
+}
+
+/**
+ * `--judges` that the scoring would not use (LoCoMo's default metric is token
+ * F1; only `--score-option j=on` calls a judge): said, not silently dropped.
+ */
+export async function warnUnusedJudges(bench: string, scoring: ScoreRunOptions): Promise<void> {
+  if (!scoring.judges?.length) return;
+  const { getBenchmark, scorerFor } = await import("../../benchmarks/index.ts");
+  const { callsJudge } = await import("../../score/types.ts");
+  const id = getBenchmark(bench).id;
+  const scorer = scorerFor(id);
+  if (!scorer || callsJudge(scorer, scoring.options ?? {})) return;
+  const how = id === "locomo" ? "add --score-option j=on for J, the LLM-judge accuracy" : `see docs/scoring/${id}.md`;
+  log.warn(`--judges ${scoring.judges.join(",")} is not used: ${id} scoring calls no judge with these options; ${how}`);
 }
 
 const fmt = (x: number | undefined) =>
@@ -117,7 +133,7 @@ export function registerScoreCommands(program: Command): void {
       "--judge-llm <spec>",
       "judge model spec: openai, openai:MODEL or scripted:FILE (default: settings / the run's --llm)",
     )
-    .option("--judge-runs <n>", "samples per judge, majority-voted", "1")
+    .option("--judge-runs <n>", "samples per judge, majority-voted", asText, 1)
     .option("--prompts <dir>", "your own prompt templates: <dir>/<bench>/<template>.md (default: membench's)")
     .option("--score-option <key=value...>", "benchmark scoring options (see docs/scoring/<bench>.md)")
     .option("--out <dir>", "with --answers or --retrievals: parent folder of the new run directory", "runs")
@@ -131,11 +147,26 @@ probes[].id, sessions[].id, sessions[].turns[].id); docs/external-results.md.
 Environment variables (MEMBENCH_*, OPENAI_*) and the scripted model's JSONL format
 (--judge-llm scripted:FILE): see \`membench --help\`.`,
     )
+    .addHelpText(
+      "after",
+      `
+Examples:
+  membench score runs/locomo-20260101-120000 --judges gpt-4o --score-option j=on
+  membench score runs/realmem-20260101-120000 --judge-llm scripted:judge.jsonl --judges j1,j2
+  membench score longmemeval --data datasets/longmemeval --answers answers.jsonl --name my-agent`,
+    )
     .action(async (target: string, flags: ScoreFlags) => {
-      const { scoreRun } = await import("../../score/score-run.ts");
-      const { scoreExternalRun } = await import("../../score/answers.ts");
+      const { scoreRun } = await import("../../run/score-run.ts");
+      const { scoreExternalRun } = await import("../../run/answers.ts");
       const options = scoreOptions(flags);
       if (existsSync(join(target, "config.json"))) {
+        const { readSnapshot } = await import("../../run/snapshot.ts");
+        const recorded = readSnapshot(target, "target", "<target>").options;
+        // Options not given again are the run's own (score-run.ts keeps them).
+        await warnUnusedJudges(recorded.benchmark, {
+          ...options,
+          options: { ...(recorded.scoring?.options ?? {}), ...options.options },
+        });
         for (const flag of ["answers", "retrievals", "name"] as const) {
           if (flags[flag])
             throw new ConfigError(`${target} is a run directory: --${flag} goes with a benchmark id`, flag);
@@ -153,6 +184,7 @@ Environment variables (MEMBENCH_*, OPENAI_*) and the scripted model's JSONL form
           "target",
         );
       }
+      await warnUnusedJudges(target, options);
       const outcome = await scoreExternalRun(
         target,
         flags.data,

@@ -6,25 +6,26 @@ import type { Embedder } from "../../embed/types.ts";
 import { DEFAULT_MAX_BODY, DEFAULT_SERVICE_LIMITS } from "../../ledger/service/limits.ts";
 import { DEFAULT_HOST, DEFAULT_SERVICE_PORT, isLoopback } from "../../util/http-server.ts";
 import { log } from "../../util/log.ts";
-import { jsonOption, portOption, untilStopped } from "../options.ts";
+import { asText, EMBED_WORKERS_HELP, jsonOption, portOption, untilStopped } from "../options.ts";
 
 interface ServeFlags {
   db: string;
-  port: string;
+  port: string | number;
   host: string;
   embedder?: string;
+  embedWorkers?: string;
   llm?: string;
   ledgerExtractor: string;
   ledgerRetrieval?: string;
   ledgerQueryRewrite?: boolean;
-  maxBody: string;
-  maxTurn: string;
-  maxSession: string;
-  maxMemories: string;
+  maxBody: string | number;
+  maxTurn: string | number;
+  maxSession: string | number;
+  maxMemories: string | number;
 }
 
 /** A positive whole number of a flag, or a ConfigError naming it. */
-function countOption(value: string, flag: string): number {
+function countOption(value: string | number, flag: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n <= 0) {
     throw new ConfigError(`expected a positive whole number, got "${value}"`, flag, `--${flag}`);
@@ -40,9 +41,10 @@ export function registerServeCommand(program: Command): void {
     .command("serve")
     .description("serve the ledger memory engine over HTTP (JSON): add sessions, search, context, history, forget")
     .option("--db <file>", 'SQLite file of the store (":memory:" keeps nothing)', "ledger.sqlite")
-    .option("--port <n>", "port to listen on (0: any free port)", String(DEFAULT_SERVICE_PORT))
+    .option("--port <n>", "port to listen on (0: any free port)", asText, DEFAULT_SERVICE_PORT)
     .option("--host <address>", "address to listen on", DEFAULT_HOST)
     .option("--embedder <spec>", "use-lite | hashing[:DIM] | openai:MODEL | onnx:DIR | none (lexical search only)")
+    .option("--embed-workers <n>", EMBED_WORKERS_HELP)
     .option("--llm <spec>", "model for extraction and query rewrite: openai, openai:MODEL or scripted:FILE")
     .option(
       "--ledger-extractor <mode>",
@@ -51,17 +53,19 @@ export function registerServeCommand(program: Command): void {
     )
     .option("--ledger-retrieval <json>", "retrieval overrides, as for `membench run` (docs/ledger.md)")
     .option("--ledger-query-rewrite", "the model rewrites each search query into extra searches (one call per search)")
-    .option("--max-body <MiB>", "largest request body (and record of an import)", String(DEFAULT_MAX_BODY >> 20))
-    .option("--max-turn <chars>", "most characters in one turn", String(DEFAULT_SERVICE_LIMITS.turnChars))
+    .option("--max-body <MiB>", "largest request body (and record of an import)", asText, DEFAULT_MAX_BODY >> 20)
+    .option("--max-turn <chars>", "most characters in one turn", asText, DEFAULT_SERVICE_LIMITS.turnChars)
     .option(
       "--max-session <chars>",
       "most characters of turns in one session",
-      String(DEFAULT_SERVICE_LIMITS.sessionChars),
+      asText,
+      DEFAULT_SERVICE_LIMITS.sessionChars,
     )
     .option(
       "--max-memories <n>",
       "most memories the extractor may read from one write",
-      String(DEFAULT_SERVICE_LIMITS.memoriesPerWrite),
+      asText,
+      DEFAULT_SERVICE_LIMITS.memoriesPerWrite,
     )
     .addHelpText(
       "after",
@@ -75,6 +79,13 @@ GET /v1/openapi.json describes them all. The same store speaks the HTTP
 system protocol (docs/http-protocol.md) under /v1/systems/ledger, so
 \`membench run --system http:http://127.0.0.1:4180/v1/systems/ledger\`
 measures the ledger as served.`,
+    )
+    .addHelpText(
+      "after",
+      `
+Examples:
+  membench serve --db ledger.sqlite --port 4180
+  MEMBENCH_SERVE_TOKEN=secret membench serve --host 0.0.0.0 --embedder hashing:256`,
     )
     .action(async (flags: ServeFlags) => {
       // Loaded when the command runs, so `--help` loads no SQLite, model or embedder (see main.ts).
@@ -90,6 +101,8 @@ measures the ledger as served.`,
         configuredChatModel,
         configuredEmbedder,
       } = await import("../../run/ledger-config.ts");
+      const { configuredEmbedWorkers } = await import("../../run/system-context.ts");
+      const embedWorkers = flags.embedWorkers === undefined ? undefined : configuredEmbedWorkers(flags.embedWorkers);
       const port = portOption(flags.port);
       const maxBody = Number(flags.maxBody);
       if (!Number.isFinite(maxBody) || maxBody <= 0) {
@@ -116,7 +129,7 @@ measures the ledger as served.`,
         flags.ledgerRetrieval === undefined ? undefined : jsonOption(flags.ledgerRetrieval, "ledger-retrieval"),
       );
       const embedder: Embedder | undefined =
-        flags.embedder === "none" ? undefined : await configuredEmbedder(flags.embedder);
+        flags.embedder === "none" ? undefined : await configuredEmbedder(flags.embedder, { workers: embedWorkers });
       const model =
         (mode !== "offline" || flags.ledgerQueryRewrite) && status.configured
           ? configuredChatModel(flags.llm)

@@ -2,17 +2,18 @@ import type { Command } from "commander";
 import { ConfigError } from "../../core/errors.ts";
 import type { RealiserChoice, ValidationIssue } from "../../synth/index.ts";
 import { log } from "../../util/log.ts";
+import { asText } from "../options.ts";
 
 interface SynthFlags {
   list?: boolean;
   json?: boolean;
-  seed?: string;
+  seed?: string | number;
   out?: string;
   size?: string;
   knob?: string[];
   llm?: string;
   realiser?: string;
-  temperature?: string;
+  temperature?: string | number;
   maxCost?: string;
   priceIn?: string;
   priceOut?: string;
@@ -20,7 +21,7 @@ interface SynthFlags {
   progress?: boolean;
 }
 
-function num(v: string | undefined, flag: string, integer = false): number | undefined {
+function num(v: string | number | undefined, flag: string, integer = false): number | undefined {
   if (v === undefined) return undefined;
   const n = Number(v);
   if (!Number.isFinite(n) || n < 0 || (integer && !Number.isInteger(n))) {
@@ -82,13 +83,13 @@ export function registerSynthCommand(program: Command): void {
     .argument("[bench]", "benchmark to generate for (see --list)")
     .option("--list", "list the generators and their knobs (name, type, default, description)")
     .option("--json", "with --list: as JSON")
-    .option("--seed <n>", "seed of the generator's PRNG: same seed and knobs, same files", "1")
+    .option("--seed <n>", "seed of the generator's PRNG: same seed and knobs, same files", asText, 1)
     .option("--out <dir>", "output folder (new, empty, or an earlier generation of the same benchmark)")
     .option("--size <n>", "shorthand for the generator's size knob (personas, instances…)")
     .option("--knob <key=value...>", "set a knob (repeatable); lists as a,b,c or JSON")
     .option("--realiser <kind>", "auto (a model when one is configured), templates or llm", "auto")
     .option("--llm <spec>", "model that writes the text: openai, openai:MODEL or scripted:FILE")
-    .option("--temperature <t>", "sampling temperature of the model realiser", "0.7")
+    .option("--temperature <t>", "sampling temperature of the model realiser", asText, 0.7)
     .option("--max-cost <usd>", "stop once the model calls cost more than this; rerun the same command to continue")
     .option("--price-in <usd>", "USD per million input tokens of the model (for --max-cost and the manifest)")
     .option("--price-out <usd>", "USD per million output tokens of the model")
@@ -105,6 +106,7 @@ loader. A generation stopped by --max-cost or killed is continued by running the
 same command again: model calls are cached, so the calls already made are replayed
 at no cost. Exit code 1 when validation finds an error.
 
+Examples:
   membench synth --list
   membench synth memconflict --seed 7 --size 2 --out datasets/memconflict-synth
   membench synth validate memconflict datasets/memconflict-synth`,
@@ -155,6 +157,12 @@ at no cost. Exit code 1 when validation finds an error.
     .description("check a generated (or edited) dataset folder: generator checks, manifest hashes, strict load")
     .argument("<bench>", "benchmark the folder holds")
     .argument("<dir>", "the dataset folder")
+    .addHelpText(
+      "after",
+      `
+Examples:
+  membench synth validate memconflict datasets/memconflict-synth`,
+    )
     .action(async (bench: string, dir: string) => {
       const { getGenerator, validateSynth } = await synthModule();
       await reportIssues(await validateSynth(bench, dir), `${getGenerator(bench).benchmark} ${dir}`);

@@ -60,6 +60,13 @@ at a time, --system-option ledger.retrieval.weights.memoryLexical=1. Your own
 systems: --system ./my-system.js, --system some-package#export, or
 --system http:URL (docs/systems.md).`,
     )
+    .addHelpText(
+      "after",
+      `
+Examples:
+  membench systems
+  membench systems --json | jq '.[].id'`,
+    )
     .action(async (flags: { json?: boolean }) => {
       const systems = await docs();
       process.stdout.write(flags.json ? `${JSON.stringify(systems, null, 2)}\n` : `${format(systems)}`);

@@ -4,10 +4,10 @@ import type { Command } from "commander";
 import { ConfigError } from "../../core/errors.ts";
 import { DEFAULT_HOST, DEFAULT_VIEW_PORT, isLoopback } from "../../util/http-server.ts";
 import { log } from "../../util/log.ts";
-import { portOption, untilStopped } from "../options.ts";
+import { asText, portOption, untilStopped } from "../options.ts";
 
 interface ViewFlags {
-  port: string;
+  port: string | number;
   host: string;
 }
 
@@ -16,8 +16,15 @@ export function registerViewCommand(program: Command): void {
     .command("view")
     .description("browse runs in a local web viewer: results, per-probe drill-down, filters, diffs, verdict overrides")
     .argument("[runsDir]", "a folder of run directories, or one run directory", "runs")
-    .option("--port <n>", "port to listen on (0: any free port)", String(DEFAULT_VIEW_PORT))
+    .option("--port <n>", "port to listen on (0: any free port)", asText, DEFAULT_VIEW_PORT)
     .option("--host <address>", "address to listen on", DEFAULT_HOST)
+    .addHelpText(
+      "after",
+      `
+Examples:
+  membench view                     # every run under ./runs
+  membench view runs/locomo-20260101-120000 --port 0`,
+    )
     .action(async (runsDir: string, flags: ViewFlags) => {
       const port = portOption(flags.port);
       const dir = resolve(runsDir);

@@ -3,7 +3,7 @@
  * are invariant (a later different value is a contradiction, not an update), and
  * how free text becomes a stable attribute key.
  */
-import { lexicalTokens } from "../../systems/tokenize.ts";
+import { lexicalTokens } from "../../text/tokenize.ts";
 
 /** Facts that do not change in a life: a different later value is suspect. */
 export const INVARIANT_ATTRIBUTES: ReadonlySet<string> = new Set([

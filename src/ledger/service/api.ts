@@ -12,9 +12,9 @@ import { packageVersion } from "../../util/paths.ts";
 import { buildContext } from "../context.ts";
 import { LedgerConflictError, LedgerLimitError } from "../errors.ts";
 import { normaliseTime } from "../ids.ts";
-import type { Ledger, LedgerLimits } from "../ledger.ts";
+import type { Ledger } from "../ledger.ts";
 import { importBodyParts } from "./import-body.ts";
-import { DEFAULT_MAX_BODY } from "./limits.ts";
+import { DEFAULT_MAX_BODY, type ServiceLimits } from "./limits.ts";
 import { openApi } from "./openapi.ts";
 import { SystemProtocolApi } from "./protocol.ts";
 import { ContextSchema, ForgetSchema, MAX_TURNS, parseBody, SearchSchema, sessionSchema } from "./schemas.ts";
@@ -63,14 +63,6 @@ function optionalTime(value: string | null, name: string): string | undefined {
   const at = normaliseTime(value);
   if (!at) throw new RequestError(400, `${name}: expected a date or date-time (ISO 8601)`, { field: name });
   return at;
-}
-
-/** What the service bounds: the ledger's limits and the largest body (`GET /v1/health`, the OpenAPI description). */
-export interface ServiceLimits extends LedgerLimits {
-  /** Bytes of one request body (of one record of an import). */
-  bodyBytes: number;
-  /** Turns in one request. */
-  turnsPerWrite: number;
 }
 
 export class LedgerApi {

@@ -6,6 +6,14 @@
  */
 import type { LedgerLimits } from "../ledger.ts";
 
+/** What the service bounds: the ledger's limits and the largest body (`GET /v1/health`, the OpenAPI description). */
+export interface ServiceLimits extends LedgerLimits {
+  /** Bytes of one request body (of one record of an import). */
+  bodyBytes: number;
+  /** Turns in one request. */
+  turnsPerWrite: number;
+}
+
 /** Default cap on a request body (and on one record of an import). */
 export const DEFAULT_MAX_BODY = 32 * 1024 * 1024;
 

@@ -6,7 +6,7 @@
 import type { z } from "zod";
 import { jsonSchemaOf } from "../../llm/structured.ts";
 import { packageVersion } from "../../util/paths.ts";
-import type { ServiceLimits } from "./api.ts";
+import type { ServiceLimits } from "./limits.ts";
 import { ContextSchema, ExportSchema, ForgetSchema, SearchSchema, sessionSchema } from "./schemas.ts";
 
 export interface RouteDoc {

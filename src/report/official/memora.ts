@@ -34,8 +34,8 @@ import {
 import { ConfigError } from "../../core/errors.ts";
 import type { Criterion, Probe } from "../../core/model.ts";
 import type { ProbeRecord } from "../../run/record.ts";
+import { SCORING_FILE } from "../../run/score-run.ts";
 import type { VerdictRecord } from "../../score/judge.ts";
-import { SCORING_FILE } from "../../score/score-run.ts";
 import type { ProbeScore } from "../../score/types.ts";
 import { answerModelName, probeKey, type RunData } from "../run-data.ts";
 import { armFolder } from "./realmem.ts";

@@ -12,8 +12,8 @@
  *   GET    /api/diff?a=:id&b=:id          two runs side by side (`systemA`, `systemB`, `setting`)
  */
 import { ConfigError } from "../../core/errors.ts";
+import type { ScoredRow } from "../../run/score-run.ts";
 import type { Summary } from "../../run/summary.ts";
-import type { ScoredRow } from "../../score/score-run.ts";
 import { buildSections, judgeRan } from "../build.ts";
 import { tableGrid } from "../format.ts";
 import { type Headline, headlineFor } from "../headline.ts";

@@ -6,8 +6,8 @@
  */
 import { accessSync, constants, existsSync } from "node:fs";
 import { join } from "node:path";
+import { summarizeRun } from "../../run/score-run.ts";
 import { RunStore, STORE_FILE } from "../../run/store.ts";
-import { summarizeRun } from "../../score/score-run.ts";
 import { findRecord, scoreIndex, scoreOf } from "./probes.ts";
 import { forgetRun, type RunData } from "./runs.ts";
 import { companionValues, verdictMetricOf } from "./verdict.ts";

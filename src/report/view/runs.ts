@@ -8,9 +8,9 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import type { ProbeRecord } from "../../run/record.ts";
 import type { RunSnapshot } from "../../run/runner.ts";
+import { applyOverrides } from "../../run/score-run.ts";
 import { type Override, RunStore, STORE_FILE } from "../../run/store.ts";
 import type { Summary } from "../../run/summary.ts";
-import { applyOverrides } from "../../score/score-run.ts";
 import type { ProbeScore } from "../../score/types.ts";
 
 export interface RunEntry {

@@ -14,10 +14,11 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ConfigError } from "../core/errors.ts";
-import { RunStore, STORE_FILE } from "../run/store.ts";
-import type { LabelTable } from "./labels-csv.ts";
+import { type AgreementRow, pairwiseAgreement } from "../score/agreement.ts";
+import { type LabelTable, writeLabelsCsv } from "../score/labels-csv.ts";
+import type { ProbeScore } from "../score/types.ts";
 import { SCORING_FILE, type ScoringInfo } from "./score-run.ts";
-import type { ProbeScore } from "./types.ts";
+import { RunStore, STORE_FILE } from "./store.ts";
 
 export interface RunLabels {
   table: LabelTable;
@@ -148,4 +149,19 @@ export function readRunLabels(dir: string): RunLabels {
     );
   }
   return judgeLabels(scores, order);
+}
+
+export interface RunAgreement extends RunLabels {
+  rows: AgreementRow[];
+}
+
+/**
+ * `membench judge-agreement <runDir>`: κ between the judges of a scored run,
+ * per system/setting, from their stored verdicts; `csv` also writes the labels
+ * in the layout `judgeAgreement` reads.
+ */
+export function runJudgeAgreement(dir: string, options: { csv?: string } = {}): RunAgreement {
+  const labels = readRunLabels(dir);
+  if (options.csv) writeLabelsCsv(options.csv, labels.table);
+  return { ...labels, rows: pairwiseAgreement(labels.table) };
 }

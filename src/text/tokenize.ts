@@ -1,5 +1,6 @@
 /**
- * The lexical tokeniser of the built-in BM25 index: lowercased words, English
+ * The lexical tokeniser of the built-in BM25 index and of the ledger's term
+ * indexes (text machinery below both): lowercased words, English
  * stopwords dropped, no stemming. Only the possessive `'s` is cut, because
  * "sister's" and "sister" should meet and that costs nothing.
  */

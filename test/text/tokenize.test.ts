@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { lexicalTokens } from "../../src/systems/tokenize.ts";
+import { lexicalTokens } from "../../src/text/tokenize.ts";
 
 describe("lexicalTokens", () => {
   it("lowercases, drops stopwords and punctuation, keeps repeats and digits", () => {

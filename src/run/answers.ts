@@ -10,18 +10,18 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { protocolFor } from "../benchmarks/index.ts";
 import { isRecord } from "../benchmarks/shared/fields.ts";
 import { readJsonl } from "../benchmarks/shared/files.ts";
 import { ConfigError, DataError } from "../core/errors.ts";
 import type { Dataset, Episode, Probe } from "../core/model.ts";
+import type { ProbeRecord } from "../core/record.ts";
 import { loadRunData } from "../data/run-data.ts";
-import { protocolFor } from "../run/protocols.ts";
-import type { ProbeRecord } from "../run/record.ts";
-import { probeRetrievalMetrics, retrievedRecords } from "../run/replay.ts";
-import { RunStore, STORE_FILE } from "../run/store.ts";
 import type { Retrieved } from "../systems/types.ts";
 import { log } from "../util/log.ts";
+import { probeRetrievalMetrics, retrievedRecords } from "./replay.ts";
 import { type ScoreOutcome, type ScoreRunOptions, scoreRun } from "./score-run.ts";
+import { RunStore, STORE_FILE } from "./store.ts";
 
 /** The row's name when `--name` is not given. */
 export const ANSWERS_SYSTEM = "answers";

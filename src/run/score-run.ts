@@ -6,8 +6,10 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import PQueue from "p-queue";
+import { scorerFor } from "../benchmarks/index.ts";
 import { ConfigError } from "../core/errors.ts";
 import type { Dataset, Episode, Probe } from "../core/model.ts";
+import { type ProbeRecord, type Setting, type UnitInfo, unitId } from "../core/record.ts";
 import { loadRunData } from "../data/run-data.ts";
 import { type UsageSink, withUsageSink } from "../llm/accounting.ts";
 import {
@@ -18,14 +20,15 @@ import {
   withModelName,
 } from "../llm/create.ts";
 import { DEFAULT_CONCURRENCY } from "../llm/limits.ts";
-import { type ProbeRecord, type Setting, type UnitInfo, unitId } from "../run/record.ts";
-import { type Override, RunStore, STORE_FILE } from "../run/store.ts";
-import { type ResultRow, type Summary, SummaryBuilder } from "../run/summary.ts";
-import { log } from "../util/log.ts";
-import { bootstrapStatCI } from "./bootstrap.ts";
-import { failureCauseOf, type JudgeContext, type JudgeFailureCause, keptVerdicts, type NamedJudge } from "./judge.ts";
-import { PromptSet } from "./prompts.ts";
-import { scorerFor } from "./scorers.ts";
+import { bootstrapStatCI } from "../score/bootstrap.ts";
+import {
+  failureCauseOf,
+  type JudgeContext,
+  type JudgeFailureCause,
+  keptVerdicts,
+  type NamedJudge,
+} from "../score/judge.ts";
+import { PromptSet } from "../score/prompts.ts";
 import {
   type BenchmarkScorer,
   callsJudge,
@@ -34,7 +37,10 @@ import {
   type ProbeScore,
   type ScoreContext,
   WORST_OUTCOME,
-} from "./types.ts";
+} from "../score/types.ts";
+import { log } from "../util/log.ts";
+import { type Override, RunStore, STORE_FILE } from "./store.ts";
+import { type ResultRow, type Summary, SummaryBuilder } from "./summary.ts";
 
 export interface ScoreRunOptions {
   /** Judge names (`--judges a,b,c`): model names, or the `model` field of scripted rules. */

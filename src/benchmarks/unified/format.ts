@@ -6,12 +6,12 @@
 
 import { once } from "node:events";
 import { closeSync, createWriteStream, openSync, readSync, renameSync } from "node:fs";
-import { LoadContext } from "../benchmarks/shared/context.ts";
-import { isRecord } from "../benchmarks/shared/fields.ts";
-import { readJsonl, statPath } from "../benchmarks/shared/files.ts";
-import type { LoadOptions } from "../benchmarks/types.ts";
-import { DataError } from "../core/errors.ts";
-import type { Dataset } from "../core/model.ts";
+import { DataError } from "../../core/errors.ts";
+import type { Dataset } from "../../core/model.ts";
+import { LoadContext } from "../shared/context.ts";
+import { isRecord } from "../shared/fields.ts";
+import { readJsonl, statPath } from "../shared/files.ts";
+import type { LoadOptions } from "../types.ts";
 
 /** True when `file` is a JSONL file whose first record is a unified episode. */
 export function isUnifiedJsonl(file: string): boolean {

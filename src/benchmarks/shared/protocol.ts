@@ -4,11 +4,11 @@
  * items become the answerer's context, and the answer prompt. Each benchmark's
  * `protocol.ts` overrides what its paper does differently from these defaults.
  */
-import type { Episode, Probe, Session } from "../core/model.ts";
-import type { ChatMessage } from "../llm/types.ts";
-import type { EvidenceUnit } from "../score/retrieval.ts";
-import type { Retrieved } from "../systems/types.ts";
-import { countTokens } from "../tokens/count.ts";
+import type { Episode, Probe, Session } from "../../core/model.ts";
+import type { ChatMessage } from "../../llm/types.ts";
+import type { EvidenceUnit } from "../../score/retrieval.ts";
+import type { Retrieved } from "../../systems/types.ts";
+import { countTokens } from "../../tokens/count.ts";
 
 export interface ProtocolOptions {
   /** MemoryAgentBench: override the paper's chunk size. */
