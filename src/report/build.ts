@@ -4,6 +4,7 @@
  * paper's reported rows.
  */
 import { getBenchmark, scorerFor } from "../benchmarks/index.ts";
+import { foreignMetric } from "../benchmarks/retrieval-columns.ts";
 import { citationText } from "../benchmarks/shared/citation.ts";
 import type { Setting } from "../run/record.ts";
 import type { ScoredRow } from "../run/score-run.ts";
@@ -456,7 +457,7 @@ function retrievalTables(bench: string, runs: readonly RunData[]): LayoutTable[]
   const stratify = scorerFor(bench)?.stratifyBy;
   const keys = orderRetrievalKeys(
     runs.flatMap((run) => run.records.flatMap((r) => (r.setting === "default" ? Object.keys(r.retrieval ?? {}) : []))),
-  );
+  ).filter((key) => !foreignMetric(bench, key));
   const paper = reportedRetrieval(bench);
   if (!keys.length && !paper) return [];
   const allColumns = keys.length ? keys : (paper?.columns ?? []);

@@ -33,8 +33,8 @@ const latency = (l: StageLatency | undefined) => (l ? `${ms(l.p50)} / ${ms(l.p95
 /** What the latencies measure, under the cost-and-latency table (docs/results-schema.md). */
 export const LATENCY_NOTE =
   "Search and ingest latencies are the wall time of each system call as the replay waited for it: with units " +
-  "replayed at once (`--concurrency`) or answers in flight, that includes the time other work of the process held " +
-  "the thread; compare systems' latencies in runs at `--concurrency 1`. Answer latencies are the model call alone, " +
+  "replayed at once (`--parallel-units`) or answers in flight, that includes the time other work of the process held " +
+  "the thread; compare systems' latencies in runs at `--parallel-units 1`. Answer latencies are the model call alone, " +
   "without its wait for a free slot of the model's concurrency.";
 
 /** The cost-and-latency table's columns, shared by the markdown and HTML reports. */

@@ -133,6 +133,11 @@ describe("markdown report", () => {
     // Four probes, one per category: the one-probe strata are pooled, so the interval has width.
     assert.equal(cell(t, ours("bm25-session"), "recall_all@10"), "0.750 [0.250, 1.000]");
     assert.equal(cell(t, ours("none"), "recall_all@10"), "0.000 [0.000, 0.000]");
+    // Each benchmark shows its own metric names: RealMem's nDCG variant stays in RealMem's section.
+    assert.ok(ndcg.header.includes("ndcg_realmem@10"), ndcg.header.join(", "));
+    const memora = md.slice(md.indexOf("(`memora`)"));
+    assert.ok(memora.includes("Retrieval from provenance: nDCG"), "Memora has an nDCG table");
+    assert.equal(memora.includes("ndcg_realmem"), false, "no RealMem metric in Memora's tables");
   });
 
   it("prints MemConflict's tables with the paper's titles and our per-type n", () => {

@@ -9,7 +9,7 @@ import { log } from "../../util/log.ts";
 import { checkRedisUrl } from "../../util/redis.ts";
 import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK } from "../errors.ts";
 import { asText, collect, EMBED_WORKERS_HELP, SYSTEM_HELP, SYSTEM_OPTION_HELP } from "../options.ts";
-import { retrievalColumns } from "../retrieval-columns.ts";
+import { retrievalColumns } from "../../benchmarks/retrieval-columns.ts";
 import { LENIENT_HELP, printScores, scoreOptions, warnUnusedJudges } from "./score.ts";
 
 interface RunFlags {

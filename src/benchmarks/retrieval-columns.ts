@@ -1,8 +1,9 @@
 /**
- * The retrieval columns `run` and `score` print for each benchmark: the names
- * its paper reports, so no table shows another benchmark's metric (RealMem's
+ * The retrieval columns `run` and `score` print for each benchmark: the names its
+ * paper reports, so no table shows another benchmark's metric (RealMem's
  * `ndcg_realmem` appears in RealMem's table only). Every benchmark computes all
- * provenance metrics (summary.json has them); this is what the terminal shows.
+ * provenance metrics (summary.json has them); this is what the terminal shows,
+ * and the report leaves out the metrics `foreignMetric` names.
  */
 export const RETRIEVAL_COLUMNS: Readonly<Record<string, readonly string[]>> = {
   // R@k and NDCG@k of the paper, computed as its evaluation code does.
@@ -25,13 +26,16 @@ const OWN_METRIC: ReadonlyArray<[RegExp, string]> = [
   [/^stale@/, "memora"],
 ];
 
+/** Whether `metric` is another benchmark's own (RealMem's `ndcg_realmem@k` in a LoCoMo table). */
+export function foreignMetric(benchmark: string, metric: string): boolean {
+  return OWN_METRIC.some(([re, bench]) => bench !== benchmark && re.test(metric));
+}
+
 /** The columns for a benchmark's table, among the metrics its rows have. */
 export function retrievalColumns(benchmark: string, metrics: readonly string[]): string[] {
   const have = new Set(metrics);
   const own = (RETRIEVAL_COLUMNS[benchmark] ?? []).filter((m) => have.has(m));
   if (own.length) return own;
   // A benchmark without a list (a unified file scored as none): its own @k metrics, none of another's.
-  return metrics
-    .filter((m) => /@/.test(m) && OWN_METRIC.every(([re, bench]) => bench === benchmark || !re.test(m)))
-    .slice(0, 6);
+  return metrics.filter((m) => /@/.test(m) && !foreignMetric(benchmark, m)).slice(0, 6);
 }
