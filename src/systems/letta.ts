@@ -18,6 +18,7 @@ import type { SystemContext, SystemDefinition, SystemInfo } from "./definition.t
 import { checkBatch } from "./history.ts";
 import { resultLimit } from "./query.ts";
 import { RemoteCaller } from "./remote/caller.ts";
+import { hostedCaps } from "./remote/caps.ts";
 import { readApiKey } from "./remote/key.ts";
 import { remoteOptionShape } from "./remote/options.ts";
 import { defaultImporter, type Importer, loadSdk, sdkVersion } from "./remote/sdk.ts";
@@ -110,13 +111,7 @@ function assistantText(messages: LettaMessage[]): string {
 
 export class LettaSystem implements MemorySystem {
   readonly id = "letta";
-  readonly caps: SystemCaps = {
-    granularity: "session",
-    ranked: true,
-    provenance: true,
-    readback: false,
-    nativeAnswer: true,
-  };
+  readonly caps: SystemCaps = hostedCaps({ nativeAnswer: true });
   private readonly spaces: RemoteSpaces<Space>;
 
   constructor(
@@ -250,7 +245,7 @@ export class LettaSystem implements MemorySystem {
   }
 
   info(): SystemInfo {
-    return { ...this.describe, calls: this.caller.counts.calls, retries: this.caller.counts.retries };
+    return this.caller.info(this.describe);
   }
 }
 

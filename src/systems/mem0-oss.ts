@@ -25,6 +25,7 @@ import { checkBatch } from "./history.ts";
 import { silenceMem0Telemetry } from "./mem0.ts";
 import { resultLimit } from "./query.ts";
 import { RemoteCaller } from "./remote/caller.ts";
+import { hostedCaps } from "./remote/caps.ts";
 import { PROVENANCE_KEYS, provenanceFromMetadata } from "./remote/provenance.ts";
 import { defaultImporter, type Importer, loadSdk, sdkVersion } from "./remote/sdk.ts";
 import { checkedLimit, RemoteSpaces } from "./remote/spaces.ts";
@@ -110,13 +111,7 @@ function itemOf(m: OssMemoryItem, score: number, systemId: string, operation: st
 
 export class Mem0OssSystem implements MemorySystem {
   readonly id = "mem0-oss";
-  readonly caps: SystemCaps = {
-    granularity: "session",
-    ranked: true,
-    provenance: true,
-    readback: true,
-    nativeAnswer: false,
-  };
+  readonly caps: SystemCaps = hostedCaps({ readback: true });
   private readonly spaces: RemoteSpaces<Space>;
 
   constructor(
@@ -200,7 +195,7 @@ export class Mem0OssSystem implements MemorySystem {
   }
 
   info(): SystemInfo {
-    return { ...this.describe, calls: this.caller.counts.calls, retries: this.caller.counts.retries };
+    return this.caller.info(this.describe);
   }
 }
 

@@ -16,6 +16,7 @@ import type { SystemContext, SystemDefinition, SystemInfo } from "./definition.t
 import { checkBatch } from "./history.ts";
 import { resultLimit } from "./query.ts";
 import { RemoteCaller } from "./remote/caller.ts";
+import { hostedCaps } from "./remote/caps.ts";
 import { readApiKey } from "./remote/key.ts";
 import { remoteOptionShape } from "./remote/options.ts";
 import { pollUntilDone } from "./remote/poll.ts";
@@ -89,13 +90,7 @@ function eventIdsOf(response: unknown): string[] {
 
 export class Mem0System implements MemorySystem {
   readonly id = "mem0";
-  readonly caps: SystemCaps = {
-    granularity: "session",
-    ranked: true,
-    provenance: true,
-    readback: false,
-    nativeAnswer: false,
-  };
+  readonly caps: SystemCaps = hostedCaps();
   private readonly spaces: RemoteSpaces<Space>;
 
   constructor(
@@ -228,16 +223,14 @@ export class Mem0System implements MemorySystem {
   }
 
   info(): SystemInfo {
-    return {
+    return this.caller.info({
       name: "mem0 platform",
       endpoint: this.client.host,
       sdk: "mem0ai",
       ...(this.sdk ? { sdkVersion: this.sdk } : {}),
       apiKeyEnv: this.options.apiKeyEnv,
       userNames: `${this.options.namePrefix}-${this.spaces.tag}-<namespace>`,
-      calls: this.caller.counts.calls,
-      retries: this.caller.counts.retries,
-    };
+    });
   }
 }
 

@@ -18,6 +18,7 @@ import type { SystemContext, SystemDefinition, SystemInfo } from "./definition.t
 import { checkBatch } from "./history.ts";
 import { resultLimit } from "./query.ts";
 import { RemoteCaller } from "./remote/caller.ts";
+import { hostedCaps } from "./remote/caps.ts";
 import { remoteName } from "./remote/ids.ts";
 import { readApiKey } from "./remote/key.ts";
 import { remoteOptionShape } from "./remote/options.ts";
@@ -96,13 +97,7 @@ function writtenIn(meta: Record<string, unknown> | null | undefined): Written | 
 
 export class SupermemorySystem implements MemorySystem {
   readonly id = "supermemory";
-  readonly caps: SystemCaps = {
-    granularity: "session",
-    ranked: true,
-    provenance: true,
-    readback: false,
-    nativeAnswer: false,
-  };
+  readonly caps: SystemCaps = hostedCaps();
   private readonly spaces: RemoteSpaces<Space>;
 
   constructor(
@@ -244,7 +239,7 @@ export class SupermemorySystem implements MemorySystem {
   }
 
   info(): SystemInfo {
-    return { ...this.describe, calls: this.caller.counts.calls, retries: this.caller.counts.retries };
+    return this.caller.info(this.describe);
   }
 }
 

@@ -18,6 +18,7 @@ import type { SystemContext, SystemDefinition, SystemInfo } from "./definition.t
 import { checkBatch } from "./history.ts";
 import { resultLimit } from "./query.ts";
 import { RemoteCaller } from "./remote/caller.ts";
+import { hostedCaps } from "./remote/caps.ts";
 import { readApiKey } from "./remote/key.ts";
 import { remoteOptionShape } from "./remote/options.ts";
 import { pollUntilDone } from "./remote/poll.ts";
@@ -110,13 +111,7 @@ export interface ZepDeps {
 
 export class ZepSystem implements MemorySystem {
   readonly id = "zep";
-  readonly caps: SystemCaps = {
-    granularity: "session",
-    ranked: true,
-    provenance: true,
-    readback: false,
-    nativeAnswer: false,
-  };
+  readonly caps: SystemCaps = hostedCaps();
   private readonly spaces: RemoteSpaces<Space>;
 
   constructor(
@@ -291,7 +286,7 @@ export class ZepSystem implements MemorySystem {
   }
 
   info(): SystemInfo {
-    return { ...this.describe, calls: this.caller.counts.calls, retries: this.caller.counts.retries };
+    return this.caller.info(this.describe);
   }
 }
 

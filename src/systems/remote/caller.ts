@@ -8,6 +8,7 @@
 import PQueue from "p-queue";
 import { SystemError } from "../../core/errors.ts";
 import { parseRetryAfter } from "../../llm/errors.ts";
+import type { SystemInfo } from "../definition.ts";
 
 export interface RemoteFailure {
   /** HTTP status, when the service answered. */
@@ -119,6 +120,11 @@ export class RemoteCaller {
     this.queue = new PQueue({ concurrency: Math.max(1, Math.floor(options.concurrency)) });
     this.sleep = options.sleep ?? defaultSleep;
     this.random = options.random ?? Math.random;
+  }
+
+  /** An adapter's `info()`: what it describes of itself, with the calls and retries made so far. */
+  info(describe: SystemInfo): SystemInfo {
+    return { ...describe, calls: this.counts.calls, retries: this.counts.retries };
   }
 
   /** Runs `fn` under the rate limit, retrying transient failures; `operation` names it in errors. */
