@@ -9,6 +9,7 @@
  */
 import { createReadStream } from "node:fs";
 import { DataError } from "../../core/errors.ts";
+import { isJsonSpace, JSON_BYTE } from "../../util/json-bytes.ts";
 import { fileSize, fsError, statPath } from "../shared/files.ts";
 import { decodeUtf8, type IssueSink } from "../shared/utf8.ts";
 
@@ -27,17 +28,19 @@ export interface ArrayElement {
   value: unknown;
 }
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
-const COMMA = 0x2c;
+const {
+  quote: QUOTE,
+  backslash: BACKSLASH,
+  openObject: OPEN_BRACE,
+  closeObject: CLOSE_BRACE,
+  openList: OPEN_BRACKET,
+  closeList: CLOSE_BRACKET,
+  comma: COMMA,
+} = JSON_BYTE;
 /** A UTF-8 byte order mark, which some editors put at the start of a file. */
 const BOM = [0xef, 0xbb, 0xbf];
 
-const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+const isSpace = isJsonSpace;
 
 /** Where the scanner is between elements. */
 type Phase = "start" | "first" | "next" | "separator" | "element" | "done";

@@ -9,6 +9,7 @@
  * chunks never looks like structure.
  */
 import { RequestError } from "../../util/http-server.ts";
+import { isJsonSpace, JSON_BYTE } from "../../util/json-bytes.ts";
 
 /** One value of the top-level object (`index` undefined), or one item of a list value. */
 export interface JsonRecord {
@@ -17,18 +18,17 @@ export interface JsonRecord {
   value: unknown;
 }
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_OBJECT = 0x7b;
-const CLOSE_OBJECT = 0x7d;
-const OPEN_LIST = 0x5b;
-const CLOSE_LIST = 0x5d;
-const COMMA = 0x2c;
-const COLON = 0x3a;
-
-function isSpace(b: number): boolean {
-  return b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
-}
+const {
+  quote: QUOTE,
+  backslash: BACKSLASH,
+  openObject: OPEN_OBJECT,
+  closeObject: CLOSE_OBJECT,
+  openList: OPEN_LIST,
+  closeList: CLOSE_LIST,
+  comma: COMMA,
+  colon: COLON,
+} = JSON_BYTE;
+const isSpace = isJsonSpace;
 
 /** Where the reader is in the top-level object, between values. */
 type Place = "start" | "key" | "colon" | "value" | "item" | "afterItem" | "afterValue" | "end";
