@@ -1,6 +1,7 @@
 import { type Command, Option } from "commander";
 import { BENCHMARK_IDS } from "../../benchmarks/ids.ts";
 import { realmemRetrievalTable } from "../../benchmarks/realmem/paper.ts";
+import { retrievalColumns } from "../../benchmarks/retrieval-columns.ts";
 import { ConfigError } from "../../core/errors.ts";
 import type { Setting } from "../../run/record.ts";
 import type { Summary } from "../../run/summary.ts";
@@ -9,7 +10,6 @@ import { log } from "../../util/log.ts";
 import { checkRedisUrl } from "../../util/redis.ts";
 import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK } from "../errors.ts";
 import { asText, collect, EMBED_WORKERS_HELP, SYSTEM_HELP, SYSTEM_OPTION_HELP } from "../options.ts";
-import { retrievalColumns } from "../../benchmarks/retrieval-columns.ts";
 import { LENIENT_HELP, printScores, scoreOptions, warnUnusedJudges } from "./score.ts";
 
 interface RunFlags {
