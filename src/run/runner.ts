@@ -142,8 +142,13 @@ export async function startRun(options: RunOptions): Promise<RunOutcome> {
   let bench = getBenchmark(options.benchmark);
   const stamp = new Date().toISOString().replace(/[-:]/g, "").replace(/\..*/, "").replace("T", "-");
   const shard = options.shard ? `-shard-${options.shard.index}of${options.shard.count}` : "";
-  const id = options.id ?? `${bench.id}-${stamp}${shard}`;
-  const dir = resolve(options.out ?? "runs", id);
+  let id = options.id ?? `${bench.id}-${stamp}${shard}`;
+  let dir = resolve(options.out ?? "runs", id);
+  // Two runs started within the same second get the stamp apart by a count; an id given is never changed.
+  for (let n = 2; options.id === undefined && existsSync(dir); n++) {
+    id = `${bench.id}-${stamp}-${n}${shard}`;
+    dir = resolve(options.out ?? "runs", id);
+  }
   if (existsSync(join(dir, CONFIG_FILE))) {
     throw new ConfigError(`${dir} already holds a run; use --resume ${dir} to finish it`, "out", "--out");
   }

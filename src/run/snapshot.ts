@@ -43,7 +43,7 @@ export interface RunOptions {
   episodes?: string[];
   /** Parent folder of run directories (default `runs`). */
   out?: string;
-  /** Run id (default: benchmark and a timestamp). */
+  /** Run id (default: benchmark and a timestamp to the second, then `-2`, `-3`… when that folder exists). */
   id?: string;
   concurrency?: number;
   maxCost?: number;

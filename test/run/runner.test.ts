@@ -1,6 +1,6 @@
 import "../support/clean-env.ts";
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
@@ -106,6 +106,24 @@ describe("runner on the RealMem fixture, offline", () => {
     assert.equal(row.skipped.includes("answer"), false);
     assert.equal(typeof row.metrics.answer_ms_p95, "number");
     assert.ok(outcome.summary.usage && outcome.summary.usage.roles.answerer.calls === records.length);
+  });
+
+  it("gives a run started in the same second as another a folder of its own", async () => {
+    const out = mkdtempSync(join(tmpdir(), "mb-run-"));
+    // Runs of the coming seconds already hold the default ids (stamped to the second).
+    const stamp = (ms: number) => new Date(ms).toISOString().replace(/[-:]/g, "").replace(/\..*/, "").replace("T", "-");
+    const now = Date.now();
+    const taken = [0, 1000, 2000].map((d) => join(out, `realmem-${stamp(now + d)}`));
+    for (const dir of taken) {
+      mkdirSync(dir);
+      writeFileSync(join(dir, "config.json"), "{}");
+    }
+    const run = await startRun({ benchmark: "realmem", data: realmem, systems: ["none"], out, progress: false });
+    assert.ok(
+      taken.some((dir) => run.dir === `${dir}-2`),
+      run.dir,
+    );
+    for (const dir of taken) assert.equal(readFileSync(join(dir, "config.json"), "utf8"), "{}", "left as it was");
   });
 
   it("refuses an existing run directory and unknown settings", async () => {
