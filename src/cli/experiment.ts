@@ -25,6 +25,8 @@ const benchmark = z
     scoreOptions: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
     episodes: list.optional(),
     limit: count.optional(),
+    /** A variant of the benchmark's release (MemoryAgentBench `all`, a Memora duration, a LongMemEval file). */
+    variant: z.string().min(1).optional(),
   })
   .strict();
 
@@ -140,6 +142,7 @@ export function experimentRuns(file: string, e: Experiment): ExperimentRun[] {
         if (model) flags.llm = model.startsWith("scripted:") ? `scripted:${from(file, model.slice(9))}` : model;
         if (b.limit !== undefined) flags.limit = String(b.limit);
         if (b.episodes) flags.episodes = b.episodes.join(",");
+        if (b.variant) flags.variant = b.variant;
         if (b.scoreOptions) flags.scoreOption = Object.entries(b.scoreOptions).map(([k, v]) => `${k}=${v}`);
         runs.push({ bench: b.id, flags });
       }

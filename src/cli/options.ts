@@ -41,6 +41,10 @@ export const SYSTEM_HELP =
 export const SYSTEM_OPTION_HELP =
   "one option of a system: <label or id>.<key>=<value> (value JSON when it parses, else text; dotted keys nest), repeatable";
 
+/** `--variant`, as `run` and `data inspect` take it. */
+export const VARIANT_HELP =
+  "a variant of the release to load: MemoryAgentBench main (default) or all (adds the context-length ablation rows); Memora weekly, monthly, quarterly; LongMemEval s, m, oracle (picks the file in a folder)";
+
 /** `--embed-workers`, as `run`, `serve` and `conformance` take it (docs/embeddings.md). */
 export const EMBED_WORKERS_HELP =
   "threads running the offline embedder (use-lite); 0 runs it on the main thread (default: MEMBENCH_EMBED_WORKERS, else 1)";

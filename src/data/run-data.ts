@@ -3,12 +3,23 @@
  * unless the user asked for `--lenient`, and never silent about the warnings
  * the load gathered (strict mode keeps the ones that cannot change a score).
  */
-import { loadDataset } from "../benchmarks/index.ts";
+import { getBenchmark, loadDataset } from "../benchmarks/index.ts";
+import { ConfigError } from "../core/errors.ts";
 import type { Dataset } from "../core/model.ts";
 import { log } from "../util/log.ts";
 
-export async function loadRunData(bench: string, path: string, options: { lenient?: boolean } = {}): Promise<Dataset> {
-  const dataset = await loadDataset(bench, path, { strict: !options.lenient });
+export interface RunDataOptions {
+  lenient?: boolean;
+  /** `--variant`: one of the benchmark's variants (MemoryAgentBench `all`, a Memora duration, a LongMemEval file). */
+  variant?: string;
+}
+
+export async function loadRunData(bench: string, path: string, options: RunDataOptions = {}): Promise<Dataset> {
+  if (options.variant !== undefined) checkVariant(bench, options.variant);
+  const dataset = await loadDataset(bench, path, {
+    strict: !options.lenient,
+    ...(options.variant !== undefined ? { variant: options.variant } : {}),
+  });
   const n = dataset.warnings.length;
   if (n) {
     log.warn(
@@ -16,4 +27,12 @@ export async function loadRunData(bench: string, path: string, options: { lenien
     );
   }
   return dataset;
+}
+
+/** A variant the benchmark lists, else a ConfigError naming the ones it has. */
+export function checkVariant(bench: string, variant: string): void {
+  const { id, variants } = getBenchmark(bench);
+  if (variants.includes(variant)) return;
+  const known = variants.length ? `known: ${variants.join(", ")}` : `${id} has no variants`;
+  throw new ConfigError(`unknown variant "${variant}" of ${id}; ${known}`, "variant", "--variant");
 }

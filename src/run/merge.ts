@@ -163,6 +163,7 @@ export async function mergeRuns(dirs: readonly string[], options: MergeOptions):
     // The data gives the plan, in the order a single process runs it; it must be the data the shards ran on.
     const dataset = await loadRunData(snapshot.options.benchmark, snapshot.options.data, {
       lenient: snapshot.options.lenient,
+      variant: snapshot.options.variant,
     });
     const { protocol, units } = planRun(snapshot, dataset);
     await checkUnchanged(snapshot, protocol, sources[0]!.dir, "its shards cannot be merged");

@@ -153,7 +153,7 @@ export async function startRun(options: RunOptions): Promise<RunOutcome> {
     throw new ConfigError(`${dir} already holds a run; use --resume ${dir} to finish it`, "out", "--out");
   }
   const commit = gitCommit();
-  const dataset = await loadRunData(bench.id, options.data, { lenient: options.lenient });
+  const dataset = await loadRunData(bench.id, options.data, { lenient: options.lenient, variant: options.variant });
   const llm = llmStatus(options);
   if (bench.id === unifiedBenchmark.id) bench = unifiedScoredAs(dataset, options.data, llm.configured);
   // A mistyped scoring option would otherwise surface only after every answer was paid for.

@@ -89,10 +89,14 @@ export interface ScoredRow extends ResultRow {
 
 export interface RunConfigLike {
   variant?: string | null;
-  options: { benchmark: string; data: string; systems: string[]; settings: Setting[]; llm?: string } & Record<
-    string,
-    unknown
-  >;
+  options: {
+    benchmark: string;
+    data: string;
+    systems: string[];
+    settings: Setting[];
+    llm?: string;
+    variant?: string;
+  } & Record<string, unknown>;
 }
 
 export function readConfig(dir: string): RunConfigLike {
@@ -568,6 +572,7 @@ export async function scoreRun(
     internals.dataset ??
     (await loadRunData(bench, config.options.data, {
       lenient: options.lenient ?? config.options.lenient === true,
+      variant: config.options.variant,
     }));
   const prepared = prepareScoring(config, options, earlier, internals.limiter)!;
   const { scorer, ctx, info } = prepared;

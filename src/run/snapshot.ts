@@ -60,6 +60,8 @@ export interface RunOptions {
   progress?: boolean;
   /** Judges, prompts and benchmark options for the scoring that follows the answers. */
   scoring?: ScoreRunOptions;
+  /** `--variant`: the benchmark variant to load (e.g. MemoryAgentBench `all`); kept for resume and score. */
+  variant?: string;
   /** Load the data leniently (`--lenient`): suspicious records are warnings, not errors. Kept for resume and score. */
   lenient?: boolean;
   /**

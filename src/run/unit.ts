@@ -223,8 +223,8 @@ export function runContext(
 export async function prepareRun(source: string | RunSnapshot, options: PrepareOptions = {}): Promise<RunContext> {
   const dir = typeof source === "string" ? resolve(source) : undefined;
   const snapshot = typeof source === "string" ? readSnapshot(source) : source;
-  const { benchmark, data, lenient } = snapshot.options;
-  const dataset = await loadRunData(benchmark, data, { lenient });
+  const { benchmark, data, lenient, variant } = snapshot.options;
+  const dataset = await loadRunData(benchmark, data, { lenient, variant });
   const protocol = protocolFor(dataset.benchmark)(protocolOptions(snapshot.options));
   await checkUnchanged(snapshot, protocol, options.where ?? dir ?? snapshot.id);
   return runContext({ dir, snapshot, dataset, answerer: createAnswerer(snapshot) }, options.systems);

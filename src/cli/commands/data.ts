@@ -3,6 +3,7 @@ import type { Command } from "commander";
 import { BENCHMARK_IDS } from "../../benchmarks/ids.ts";
 import { ConfigError } from "../../core/errors.ts";
 import { log } from "../../util/log.ts";
+import { VARIANT_HELP } from "../options.ts";
 
 // Each action imports what it needs when it runs, so `--help` loads no loader (see main.ts).
 const benchList = () => BENCHMARK_IDS.join(", ");
@@ -29,17 +30,24 @@ Examples:
     .argument("<path>", "a file or a folder; a folder loads every episode it holds, recursively")
     .option("--json", "print the statistics as JSON")
     .option("--strict", "treat suspicious records (e.g. unknown labels) as errors instead of warnings")
+    .option("--variant <name>", VARIANT_HELP)
     .addHelpText(
       "after",
       `
 Examples:
   membench data inspect locomo datasets/locomo
-  membench data inspect longmemeval datasets/longmemeval/longmemeval_s.json --json`,
+  membench data inspect longmemeval datasets/longmemeval/longmemeval_s.json --json
+  membench data inspect memoryagentbench datasets/mab --variant all`,
     )
-    .action(async (bench: string, path: string, opts: { json?: boolean; strict?: boolean }) => {
+    .action(async (bench: string, path: string, opts: { json?: boolean; strict?: boolean; variant?: string }) => {
       const { loadDataset } = await import("../../benchmarks/index.ts");
+      const { checkVariant } = await import("../../data/run-data.ts");
       const { formatInspect, inspectDataset, sessionNotes } = await import("../../data/inspect.ts");
-      const dataset = await loadDataset(bench, path, { strict: opts.strict ?? false });
+      if (opts.variant !== undefined) checkVariant(bench, opts.variant);
+      const dataset = await loadDataset(bench, path, {
+        strict: opts.strict ?? false,
+        ...(opts.variant !== undefined ? { variant: opts.variant } : {}),
+      });
       const report = inspectDataset(dataset);
       process.stdout.write(
         opts.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatInspect(report, sessionNotes(dataset))}\n`,

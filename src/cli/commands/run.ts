@@ -9,7 +9,7 @@ import { markdownTable, retrievalTable } from "../../run/table.ts";
 import { log } from "../../util/log.ts";
 import { checkRedisUrl } from "../../util/redis.ts";
 import { EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_OK } from "../errors.ts";
-import { asText, collect, EMBED_WORKERS_HELP, SYSTEM_HELP, SYSTEM_OPTION_HELP } from "../options.ts";
+import { asText, collect, EMBED_WORKERS_HELP, SYSTEM_HELP, SYSTEM_OPTION_HELP, VARIANT_HELP } from "../options.ts";
 import { LENIENT_HELP, printScores, scoreOptions, warnUnusedJudges } from "./score.ts";
 
 interface RunFlags {
@@ -49,6 +49,7 @@ interface RunFlags {
   prompts?: string;
   scoreOption?: string[];
   lenient?: boolean;
+  variant?: string;
   queue?: string;
   queueName?: string;
   queueAttempts?: string;
@@ -202,6 +203,7 @@ export function registerRunCommand(program: Command): void {
     .option("--prompts <dir>", "your own prompt templates: <dir>/<bench>/<template>.md")
     .option("--score-option <key=value...>", "benchmark scoring options (see docs/scoring/<bench>.md)")
     .option("--lenient", LENIENT_HELP)
+    .option("--variant <name>", VARIANT_HELP)
     .option(
       "--queue <url>",
       "run the units on a worker pool: enqueue them on this Redis (redis://host:port) for `membench worker`s, store their results here",
@@ -396,6 +398,7 @@ async function runOnce({ bench, flags }: RunRequest, left: number): Promise<RunR
         progress: flags.progress,
         scoring,
         ...(flags.lenient ? { lenient: true } : {}),
+        ...(flags.variant !== undefined ? { variant: flags.variant } : {}),
         ...(queue ? { queue } : {}),
         onStart: (at) => {
           dir = at;
