@@ -48,6 +48,16 @@ describe("experiment files", () => {
     assert.equal(realmem!.flags.limit, "5");
   });
 
+  it("a benchmark's variant becomes its run's --variant", () => {
+    const file = write(
+      "v.yaml",
+      "benchmarks: [{ id: memoryagentbench, data: d, variant: all }, { id: locomo, data: d }]\n",
+    );
+    const [mab, locomo] = experimentRuns(file, readExperiment(file));
+    assert.equal(mab!.flags.variant, "all");
+    assert.equal(locomo!.flags.variant, undefined);
+  });
+
   it("a scripted model's file is relative to the experiment file too", () => {
     const file = write("s.yaml", "benchmarks: [{ id: realmem, data: d }]\nmodel: scripted:replies.jsonl\n");
     assert.equal(experimentRuns(file, readExperiment(file))[0]!.flags.llm, `scripted:${join(dir, "replies.jsonl")}`);
