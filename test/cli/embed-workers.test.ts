@@ -5,27 +5,18 @@
  */
 import "../support/clean-env.ts";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { readRecords } from "../../src/run/runner.ts";
-import { membenchBin, ROOT } from "../support/bin.ts";
+import { runBin } from "../support/bin.ts";
 import { fixture } from "../support/shared-data.ts";
 
 const tmp = mkdtempSync(join(tmpdir(), "mb-embed-workers-"));
 after(() => rmSync(tmp, { recursive: true, force: true }));
 
-function cli(args: string[], env: Record<string, string> = {}) {
-  const r = spawnSync(process.execPath, [membenchBin(), ...args], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    encoding: "utf8",
-    timeout: 180_000,
-  });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const cli = (args: string[], env: Record<string, string> = {}) => runBin(args, { env, timeout: 180_000 });
 
 /** A RealMem fixture run of `dense` and `hybrid-session` with `flags`, each with a cold embedding cache of its own. */
 function run(id: string, flags: string[], env: Record<string, string> = {}) {

@@ -6,24 +6,16 @@
  */
 import "../support/clean-env.ts";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { membenchBin } from "../support/bin.ts";
+import { runBin } from "../support/bin.ts";
 import { type DirLock, lockDir, snapshotDir } from "../support/read-only.ts";
 import { fixture } from "../support/shared-data.ts";
 
-function cli(args: string[], cwd: string, env: Record<string, string> = {}) {
-  const r = spawnSync(process.execPath, [membenchBin(), ...args], {
-    cwd,
-    env: { ...process.env, ...env },
-    encoding: "utf8",
-  });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const cli = (args: string[], cwd: string, env: Record<string, string> = {}) => runBin(args, { cwd, env });
 
 const STACK_LINE = /^\s+at /m;
 

@@ -6,24 +6,18 @@
  */
 import "../support/clean-env.ts";
 import assert from "node:assert/strict";
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { membenchBin } from "../support/bin.ts";
+import { membenchBin, runBin } from "../support/bin.ts";
 import { fixture } from "../support/shared-data.ts";
 
 const tmp = mkdtempSync(join(tmpdir(), "mb-run-cli-"));
 
-function cli(args: string[], env: Record<string, string> = {}) {
-  const r = spawnSync(process.execPath, [membenchBin(), ...args], {
-    cwd: tmp,
-    env: { ...process.env, HOME: tmp, ...env },
-    encoding: "utf8",
-  });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const cli = (args: string[], env: Record<string, string> = {}) =>
+  runBin(args, { cwd: tmp, env: { HOME: tmp, ...env } });
 
 /** The header row of the first markdown table printed. */
 const header = (stdout: string) => stdout.split("\n").find((l) => l.startsWith("| system"))!;

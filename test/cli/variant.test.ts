@@ -6,23 +6,19 @@
  */
 import "../support/clean-env.ts";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { readRecords } from "../../src/run/runner.ts";
-import { membenchBin, ROOT } from "../support/bin.ts";
+import { runBin } from "../support/bin.ts";
 import { fixture } from "../support/shared-data.ts";
 
 const tmp = mkdtempSync(join(tmpdir(), "mb-variant-"));
 after(() => rmSync(tmp, { recursive: true, force: true }));
 const MAB = fixture("memoryagentbench");
 
-function cli(args: string[]) {
-  const r = spawnSync(process.execPath, [membenchBin(), ...args], { cwd: ROOT, encoding: "utf8", timeout: 180_000 });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const cli = (args: string[]) => runBin(args, { timeout: 180_000 });
 
 const episodes = (args: string[]) => {
   const r = cli(["data", "inspect", "memoryagentbench", MAB, "--json", ...args]);

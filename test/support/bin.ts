@@ -4,6 +4,7 @@
  * otherwise exercise whatever dist/ held, so this refuses a dist/ older than
  * src/ and says how to rebuild.
  */
+import { spawnSync } from "node:child_process";
 import { readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 
@@ -34,4 +35,24 @@ export function membenchBin(): string {
   }
   checked = true;
   return BIN;
+}
+
+export interface BinResult {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the built bin with `args` and waits for it; `env` is added to this process's environment. */
+export function runBin(
+  args: readonly string[],
+  options: { cwd?: string; env?: Record<string, string>; timeout?: number } = {},
+): BinResult {
+  const r = spawnSync(process.execPath, [membenchBin(), ...args], {
+    cwd: options.cwd ?? ROOT,
+    env: { ...process.env, ...options.env },
+    encoding: "utf8",
+    ...(options.timeout ? { timeout: options.timeout } : {}),
+  });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
