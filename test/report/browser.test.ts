@@ -15,22 +15,11 @@ import { after, describe, it } from "node:test";
 import { pathToFileURL } from "node:url";
 import { chromium } from "playwright-core";
 import { renderReport } from "../../src/report/report.ts";
-import { chromiumSkip, findChromium, requireChromium } from "../support/chromium.ts";
+import { CHROMIUM_ARGS, chromiumSkip, findChromium, requireChromium } from "../support/chromium.ts";
 import { DRAWN, EMPTY, INJECTED_TOPIC, sampleRunSet, tempDir } from "./sample-runs.ts";
 
 const CHROMIUM = findChromium();
 const skip = chromiumSkip(CHROMIUM, "HTML report browser test");
-
-const ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 
 interface PageGlobals {
   document: {
@@ -61,7 +50,7 @@ describe("HTML report in headless Chromium", () => {
     const context = await chromium.launchPersistentContext(profile, {
       executablePath,
       headless: true,
-      args: ARGS,
+      args: CHROMIUM_ARGS,
       offline: true,
     });
     try {

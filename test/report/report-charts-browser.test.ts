@@ -16,10 +16,10 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { pathToFileURL } from "node:url";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { renderReport } from "../../src/report/report.ts";
 import { startRun } from "../../src/run/runner.ts";
-import { chromiumSkip, findChromium, requireChromium } from "../support/chromium.ts";
+import { chromiumSkip, findChromium, launchChromium, requireChromium } from "../support/chromium.ts";
 import { fixture } from "../support/shared-data.ts";
 import { subtleMemoryRun, tempDir } from "./sample-runs.ts";
 
@@ -47,7 +47,7 @@ describe("HTML report charts in Chromium: zero vs missing, a scored and an unsco
     });
     const file = join(out, "report.html");
     writeFileSync(file, await renderReport([scored, offline.dir], "html"));
-    browser = await chromium.launch({ executablePath, args: ["--headless", "--no-sandbox", "--disable-gpu"] });
+    browser = await launchChromium(executablePath);
     page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     await page.goto(pathToFileURL(file).href, { waitUntil: "load" });
   });

@@ -14,11 +14,11 @@ import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { probeKey } from "../../src/report/view/runs.ts";
 import { startViewer, type Viewer } from "../../src/report/view/server.ts";
 import type { Summary } from "../../src/run/summary.ts";
-import { chromiumSkip, findChromium, requireChromium } from "../support/chromium.ts";
+import { chromiumSkip, findChromium, launchChromium, requireChromium, until } from "../support/chromium.ts";
 import { type DirLock, lockDir } from "../support/read-only.ts";
 import { makeViewerRuns, XSS_ANSWER, XSS_QUESTION, XSS_TURN } from "./view-run.ts";
 
@@ -28,14 +28,6 @@ const skip = chromiumSkip(CHROMIUM, "viewer browser tests");
 const TMP = mkdtempSync(join(tmpdir(), "membench-view-browser-"));
 
 /** Polls a condition of the page (the front end redraws asynchronously). */
-async function until(what: string, check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for: ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 const key = (system: string, probeId: string) =>
   probeKey({ unitId: `${system}|${probeId}`, probeId, setting: "default" });
 
@@ -50,19 +42,7 @@ describe("membench view in a browser", { skip }, () => {
     const executablePath = requireChromium(CHROMIUM);
     runs = await makeViewerRuns(TMP);
     viewer = await startViewer({ runsDir: runs, port: 0 });
-    browser = await chromium.launch({
-      executablePath,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
-    });
+    browser = await launchChromium(executablePath);
     page = await browser.newPage();
     page.on("pageerror", (error) => pageErrors.push(error.message));
   });

@@ -13,9 +13,9 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { startViewer, type Viewer } from "../../src/report/view/server.ts";
-import { chromiumSkip, findChromium, requireChromium } from "../support/chromium.ts";
+import { chromiumSkip, findChromium, launchChromium, requireChromium, until } from "../support/chromium.ts";
 import { makeManyProbesRun } from "./view-many.ts";
 
 const CHROMIUM = findChromium();
@@ -23,14 +23,6 @@ const skip = chromiumSkip(CHROMIUM, "viewer paging browser tests");
 const TMP = mkdtempSync(join(tmpdir(), "membench-view-pages-"));
 const SHOTS = process.env.SCREENSHOTS_DIR || join(TMP, "shots");
 const COPIES = 20; // 4 questions × 20 copies × 2 systems = 160 records
-
-async function until(what: string, check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for: ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe("membench view: paging and drill-down on a long run", { skip }, () => {
   let viewer: Viewer;
@@ -42,10 +34,7 @@ describe("membench view: paging and drill-down on a long run", { skip }, () => {
     const executablePath = requireChromium(CHROMIUM);
     mkdirSync(SHOTS, { recursive: true });
     viewer = await startViewer({ runsDir: await makeManyProbesRun(TMP, COPIES), port: 0 });
-    browser = await chromium.launch({
-      executablePath,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"],
-    });
+    browser = await launchChromium(executablePath);
     page = await browser.newPage({ viewport: { width: 1400, height: 800 } });
     page.on("pageerror", (error) => pageErrors.push(error.message));
   });

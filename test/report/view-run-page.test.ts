@@ -18,11 +18,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import Database from "better-sqlite3";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { startViewer, type Viewer } from "../../src/report/view/server.ts";
 import { startRun } from "../../src/run/runner.ts";
 import { STORE_FILE } from "../../src/run/store.ts";
-import { chromiumSkip, findChromium, requireChromium } from "../support/chromium.ts";
+import { chromiumSkip, findChromium, launchChromium, requireChromium } from "../support/chromium.ts";
 import { fixture } from "../support/shared-data.ts";
 
 const CHROMIUM = findChromium();
@@ -75,7 +75,7 @@ describe("membench view: the run page's results, headline and tables", { skip },
     db.prepare("DELETE FROM scores").run();
     db.close();
     viewer = await startViewer({ runsDir: runs, port: 0 });
-    browser = await chromium.launch({ executablePath, args: ["--headless", "--no-sandbox", "--disable-gpu"] });
+    browser = await launchChromium(executablePath);
     page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     page.on("pageerror", (error) => pageErrors.push(error.message));
   });

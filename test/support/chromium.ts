@@ -6,6 +6,7 @@
  */
 import { accessSync, constants, statSync } from "node:fs";
 import { delimiter, join } from "node:path";
+import { type Browser, chromium } from "playwright-core";
 
 export const CHROMIUM_NAMES = ["chromium", "chromium-browser", "google-chrome"];
 
@@ -55,4 +56,30 @@ export function requireChromium(lookup: ChromiumLookup): string {
     );
   }
   return lookup.path;
+}
+
+/** Flags of a headless Chromium that reaches nothing but the pages under test. */
+export const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+/** The Chromium at `executablePath`, driven by playwright-core, headless and offline. */
+export function launchChromium(executablePath: string): Promise<Browser> {
+  return chromium.launch({ executablePath, args: CHROMIUM_ARGS });
+}
+
+/** Polls `check` every 50 ms until it holds; fails naming `what` after `timeoutMs`. */
+export async function until(what: string, check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for: ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
