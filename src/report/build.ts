@@ -6,7 +6,7 @@
 import { getBenchmark, scorerFor } from "../benchmarks/index.ts";
 import { foreignMetric } from "../benchmarks/retrieval-columns.ts";
 import { citationText } from "../benchmarks/shared/citation.ts";
-import type { Setting } from "../run/record.ts";
+import type { Setting } from "../core/record.ts";
 import type { ScoredRow } from "../run/score-run.ts";
 import { bootstrapMeanCI } from "../score/bootstrap.ts";
 import { describeJudgeFailures } from "../score/judge.ts";

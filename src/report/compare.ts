@@ -7,7 +7,7 @@
  */
 import { scorerFor } from "../benchmarks/index.ts";
 import { ConfigError } from "../core/errors.ts";
-import type { Setting } from "../run/record.ts";
+import type { Setting } from "../core/record.ts";
 import { markdownTable } from "../run/table.ts";
 import { holm, mcnemarExact, pairedBootstrap } from "../score/bootstrap.ts";
 import { escapeMarkdown as e } from "./escape.ts";

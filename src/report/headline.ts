@@ -4,7 +4,7 @@
  * else a retrieval metric (labelled as such), else nothing — never a guess.
  */
 import { primaryMetric } from "../benchmarks/memoryagentbench/score.ts";
-import type { ProbeRecord } from "../run/record.ts";
+import type { ProbeRecord } from "../core/record.ts";
 import type { ResultRow } from "../run/summary.ts";
 import type { ProbeScore } from "../score/types.ts";
 

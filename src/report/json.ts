@@ -7,7 +7,7 @@
  * a leaderboard can be built from the file alone.
  */
 import { scorerFor } from "../benchmarks/index.ts";
-import type { Setting } from "../run/record.ts";
+import type { Setting } from "../core/record.ts";
 import type { ScoredRow } from "../run/score-run.ts";
 import type { ResultRow, Summary } from "../run/summary.ts";
 import { bootstrapMeanCI } from "../score/bootstrap.ts";

@@ -3,7 +3,7 @@
  * tables with reported rows beside ours, the retrieval table, cost and
  * latency, and what was skipped. Numbers carry their n and 95% CI.
  */
-import type { Setting } from "../run/record.ts";
+import type { Setting } from "../core/record.ts";
 import type { ByGroupLayout } from "../score/types.ts";
 import type { Headline } from "./headline.ts";
 

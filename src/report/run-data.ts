@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { ConfigError } from "../core/errors.ts";
-import type { ProbeRecord, Setting, UnitInfo } from "../run/record.ts";
+import type { ProbeRecord, Setting, UnitInfo } from "../core/record.ts";
 import { computeSummary, SCORING_FILE, type ScoredRow, type ScoringInfo } from "../run/score-run.ts";
 import { STORE_FILE } from "../run/store.ts";
 import type { Summary } from "../run/summary.ts";

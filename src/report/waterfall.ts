@@ -7,7 +7,7 @@
  * it needs a right/wrong per-probe outcome; with graded scores only the mean
  * per setting is shown, and said so.
  */
-import type { Setting } from "../run/record.ts";
+import type { Setting } from "../core/record.ts";
 import { rng } from "../score/bootstrap.ts";
 import { probeKey } from "./run-data.ts";
 

@@ -6,9 +6,9 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import type { Command } from "commander";
 import { ConfigError } from "../../core/errors.ts";
+import { SETTINGS, type Setting } from "../../core/record.ts";
 import type { CompareOptions, Comparison } from "../../report/compare.ts";
 import { EXPORT_FORMATS, isExportFormat, isReportFormat, REPORT_FORMATS } from "../../report/formats.ts";
-import { SETTINGS, type Setting } from "../../run/record.ts";
 import { log } from "../../util/log.ts";
 import { asText } from "../options.ts";
 

@@ -3,7 +3,7 @@ import { BENCHMARK_IDS } from "../../benchmarks/ids.ts";
 import { realmemRetrievalTable } from "../../benchmarks/realmem/paper.ts";
 import { retrievalColumns } from "../../benchmarks/retrieval-columns.ts";
 import { ConfigError } from "../../core/errors.ts";
-import type { Setting } from "../../run/record.ts";
+import type { Setting } from "../../core/record.ts";
 import type { Summary } from "../../run/summary.ts";
 import { markdownTable, retrievalTable } from "../../run/table.ts";
 import { log } from "../../util/log.ts";

@@ -33,7 +33,7 @@ import {
 } from "../../benchmarks/memora/score.ts";
 import { ConfigError } from "../../core/errors.ts";
 import type { Criterion, Probe } from "../../core/model.ts";
-import type { ProbeRecord } from "../../run/record.ts";
+import type { ProbeRecord } from "../../core/record.ts";
 import { SCORING_FILE } from "../../run/score-run.ts";
 import type { VerdictRecord } from "../../score/judge.ts";
 import type { ProbeScore } from "../../score/types.ts";

@@ -19,7 +19,7 @@
 import { loadDataset } from "../../benchmarks/index.ts";
 import { ConfigError } from "../../core/errors.ts";
 import type { Episode, Session } from "../../core/model.ts";
-import type { ProbeRecord, RetrievedRecord, Setting } from "../../run/record.ts";
+import type { ProbeRecord, RetrievedRecord, Setting } from "../../core/record.ts";
 import type { RunData } from "../run-data.ts";
 
 export interface RankedItem {

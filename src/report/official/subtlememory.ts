@@ -7,7 +7,7 @@
  */
 import { PAPER_COLUMNS, paperCells } from "../../benchmarks/subtlememory/score.ts";
 import { ConfigError } from "../../core/errors.ts";
-import type { Setting } from "../../run/record.ts";
+import type { Setting } from "../../core/record.ts";
 import { answerModelName, type RunData } from "../run-data.ts";
 
 /** Our table columns → the leaderboard's metric keys. */

@@ -4,7 +4,7 @@
  * can link it to its drill-down in both runs.
  */
 import { ConfigError } from "../../core/errors.ts";
-import { SETTINGS, type Setting, unitId } from "../../run/record.ts";
+import { SETTINGS, type Setting, unitId } from "../../core/record.ts";
 import { type Comparison, compareRuns } from "../compare.ts";
 import { probeKey, type RunEntry } from "./runs.ts";
 

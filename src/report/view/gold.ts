@@ -5,7 +5,7 @@
  */
 import { loadDataset } from "../../benchmarks/index.ts";
 import type { Episode, Gold, Probe } from "../../core/model.ts";
-import type { RetrievedRecord } from "../../run/record.ts";
+import type { RetrievedRecord } from "../../core/record.ts";
 import type { RunData } from "./runs.ts";
 
 export interface EvidenceTurn {

@@ -3,7 +3,7 @@
  * and the full drill-down of one probe.
  */
 import type { Gold } from "../../core/model.ts";
-import { type ProbeRecord, unitId } from "../../run/record.ts";
+import { type ProbeRecord, unitId } from "../../core/record.ts";
 import type { ProbeScore } from "../../score/types.ts";
 import { type EvidenceTurn, goldFor, type MarkedItem, markEvidence } from "./gold.ts";
 import { probeKey, type RunData } from "./runs.ts";

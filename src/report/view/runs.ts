@@ -6,7 +6,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
-import type { ProbeRecord } from "../../run/record.ts";
+import type { ProbeRecord } from "../../core/record.ts";
 import type { RunSnapshot } from "../../run/runner.ts";
 import { applyOverrides } from "../../run/score-run.ts";
 import { type Override, RunStore, STORE_FILE } from "../../run/store.ts";

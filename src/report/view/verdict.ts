@@ -5,7 +5,7 @@
  * scorer derives from it, so the tables stay consistent).
  */
 import { primaryMetric } from "../../benchmarks/memoryagentbench/score.ts";
-import type { ProbeRecord } from "../../run/record.ts";
+import type { ProbeRecord } from "../../core/record.ts";
 import type { ProbeScore } from "../../score/types.ts";
 
 export interface VerdictMetric {
