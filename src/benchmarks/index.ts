@@ -54,9 +54,14 @@ export function getBenchmark(id: string): BenchmarkDefinition {
 /**
  * Loads `path` for benchmark `id`. A unified JSONL file (from `data convert`)
  * is accepted for every benchmark, so converted data runs under its protocol.
+ * A variant must be one the benchmark lists.
  */
 export async function loadDataset(id: string, path: string, options?: LoadOptions): Promise<Dataset> {
   const bench = getBenchmark(id);
+  if (options?.variant !== undefined && !bench.variants.includes(options.variant)) {
+    const known = bench.variants.length ? `known: ${bench.variants.join(", ")}` : `${bench.id} has no variants`;
+    throw new ConfigError(`unknown variant "${options.variant}" of ${bench.id}; ${known}`, "variant", "--variant");
+  }
   if (bench.id !== "unified" && isUnifiedJsonl(path)) return loadUnified(path, { ...options, benchmark: bench.id });
   return bench.load(path, options);
 }

@@ -3,8 +3,7 @@
  * unless the user asked for `--lenient`, and never silent about the warnings
  * the load gathered (strict mode keeps the ones that cannot change a score).
  */
-import { getBenchmark, loadDataset } from "../benchmarks/index.ts";
-import { ConfigError } from "../core/errors.ts";
+import { loadDataset } from "../benchmarks/index.ts";
 import type { Dataset } from "../core/model.ts";
 import { log } from "../util/log.ts";
 
@@ -15,7 +14,6 @@ export interface RunDataOptions {
 }
 
 export async function loadRunData(bench: string, path: string, options: RunDataOptions = {}): Promise<Dataset> {
-  if (options.variant !== undefined) checkVariant(bench, options.variant);
   const dataset = await loadDataset(bench, path, {
     strict: !options.lenient,
     ...(options.variant !== undefined ? { variant: options.variant } : {}),
@@ -27,12 +25,4 @@ export async function loadRunData(bench: string, path: string, options: RunDataO
     );
   }
   return dataset;
-}
-
-/** A variant the benchmark lists, else a ConfigError naming the ones it has. */
-export function checkVariant(bench: string, variant: string): void {
-  const { id, variants } = getBenchmark(bench);
-  if (variants.includes(variant)) return;
-  const known = variants.length ? `known: ${variants.join(", ")}` : `${id} has no variants`;
-  throw new ConfigError(`unknown variant "${variant}" of ${id}; ${known}`, "variant", "--variant");
 }

@@ -41,9 +41,7 @@ Examples:
     )
     .action(async (bench: string, path: string, opts: { json?: boolean; strict?: boolean; variant?: string }) => {
       const { loadDataset } = await import("../../benchmarks/index.ts");
-      const { checkVariant } = await import("../../data/run-data.ts");
       const { formatInspect, inspectDataset, sessionNotes } = await import("../../data/inspect.ts");
-      if (opts.variant !== undefined) checkVariant(bench, opts.variant);
       const dataset = await loadDataset(bench, path, {
         strict: opts.strict ?? false,
         ...(opts.variant !== undefined ? { variant: opts.variant } : {}),
